@@ -1,0 +1,45 @@
+# PyTorch 笔记 · PyTorch Notes. `make serve` and `make test` are all a contributor needs;
+# both create or update the virtualenv from pyproject.toml + constraints.txt on first use.
+VENV    ?= .venv
+PY      := $(VENV)/bin/python
+STAMP   := $(VENV)/.installed-stamp
+ARGS    ?=
+export NO_MKDOCS_2_WARNING := 1
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: help serve build test capture lint lock clean
+
+help:
+	@echo "make serve    - site at http://127.0.0.1:8000 (reloads on page, example and output changes)"
+	@echo "make test     - pytest: examples run, pages in step, strict build, unit tests"
+	@echo "make build    - strict static build into site/"
+	@echo "make capture  - run stale examples, store outputs (ARGS='--force' or ARGS='examples/autograd')"
+	@echo "make lint     - ruff"
+
+$(STAMP): pyproject.toml constraints.txt
+	@test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check --upgrade "pip>=25"
+	$(PY) -m pip install -q --disable-pip-version-check -c constraints.txt -e ".[dev]"
+	@touch $(STAMP)
+
+serve: $(STAMP)
+	$(VENV)/bin/mkdocs serve -a 127.0.0.1:8000
+
+build: $(STAMP)
+	$(VENV)/bin/mkdocs build --strict --site-dir site
+
+test: $(STAMP)
+	$(VENV)/bin/pytest $(ARGS)
+
+capture: $(STAMP)
+	$(PY) scripts/capture.py $(ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check scripts tests examples
+
+# Re-pin constraints.txt from the current virtualenv (after changing pyproject.toml).
+lock: $(STAMP)
+	$(PY) -m pip freeze --exclude-editable | grep -v '^pytorch-notes' | sed 's/^torch==2.13.0+cpu$$/torch==2.13.0/' > constraints.txt
+
+clean:
+	rm -rf site .cache docs/zh/notebooks docs/en/notebooks

@@ -1,0 +1,93 @@
+"""Find example embeds in Markdown pages.
+
+The embed syntax is one line on its own::
+
+    ::: example <chapter>/<name>.py
+
+where the path is relative to ``examples/``. Lines inside fenced code blocks are ignored,
+so a page can show the syntax itself. A line that starts with ``::: example`` but does not
+match the syntax is an error (``PageError``) rather than silently left as text.
+Standard library only; used by the MkDocs hook and by the tests.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from examplefile import REPO_ROOT
+
+DOCS_DIR = REPO_ROOT / "docs"
+LANGUAGES = ("zh", "en")  # the first is the default language, served at /
+GENERATED_DIRS = ("notebooks",)  # folders under docs/<lang>/ written by the build, not by people
+
+EMBED_RE = re.compile(r"^::: example (?P<rel>[A-Za-z0-9_\-]+/[A-Za-z0-9_\-]+\.py)\s*$")
+_EMBED_PREFIX = re.compile(r"^\s*:::\s*example\b")
+_FENCE_RE = re.compile(r"^\s*(`{3,}|~{3,})")
+
+
+class PageError(ValueError):
+    """A page uses the embed syntax wrongly; ``str()`` starts with ``page:line:``."""
+
+
+@dataclass(frozen=True)
+class Embed:
+    """One embed line: ``page`` (a path), 1-based ``line``, and example id ``rel``."""
+
+    page: str
+    line: int
+    rel: str
+
+
+def find_embeds(markdown: str, page: str) -> list[Embed]:
+    """All embeds of ``markdown`` in order.
+
+    Args:
+        markdown: the page's source.
+        page: the page's name for messages, e.g. ``docs/zh/autograd.md``.
+
+    Raises:
+        PageError: a line looks like an embed but is malformed.
+    """
+    embeds, fence = [], None
+    for lineno, line in enumerate(markdown.splitlines(), start=1):
+        m = _FENCE_RE.match(line)
+        if m:
+            mark = m.group(1)
+            if fence is None:
+                fence = mark
+            elif mark[0] == fence[0] and len(mark) >= len(fence) and not line.strip()[len(mark):].strip():
+                fence = None
+            continue
+        if fence is not None:
+            continue
+        hit = EMBED_RE.match(line)
+        if hit:
+            embeds.append(Embed(page, lineno, hit.group("rel")))
+        elif _EMBED_PREFIX.match(line):
+            raise PageError(f"{page}:{lineno}: malformed example embed {line.strip()!r}; "
+                            "write `::: example <chapter>/<name>.py` alone on the line, "
+                            "with the path relative to examples/")
+    return embeds
+
+
+def language_pages(lang: str, docs_dir: Path = DOCS_DIR) -> dict[str, Path]:
+    """Hand-written Markdown pages of one language, keyed by path relative to ``docs/<lang>/``."""
+    root = Path(docs_dir) / lang
+    pages = {}
+    for p in sorted(root.rglob("*.md")):
+        rel = p.relative_to(root)
+        if rel.parts[0] not in GENERATED_DIRS:
+            pages[rel.as_posix()] = p
+    return pages
+
+
+def all_embeds(docs_dir: Path = DOCS_DIR) -> list[Embed]:
+    """Every embed of every page in every language (page paths relative to the repository)."""
+    found = []
+    for lang in LANGUAGES:
+        for path in language_pages(lang, docs_dir).values():
+            name = path.relative_to(Path(docs_dir).parent).as_posix()
+            found.extend(find_embeds(path.read_text(encoding="utf-8"), name))
+    return found

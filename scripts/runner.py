@@ -1,0 +1,189 @@
+"""Stage 2a, execute (child side): run one example cell by cell and record what each cell shows.
+
+Run as ``python scripts/runner.py EXAMPLE.py RESULTS.jsonl``, always in a fresh process
+started by ``execute.run_example``. Standard library only (plus the example's own imports),
+so it runs on a GPU machine without Jupyter.
+
+Each cell is compiled under the example's real path with its real line numbers, so a
+traceback points at ``examples/<chapter>/<name>.py:<line>``. After every cell one JSON
+line is appended to RESULTS (and flushed), so the parent knows how far a run got if the
+child hangs or dies. The last line is ``{"kind": "end", ...}`` with the provenance.
+
+Output records (``outputs`` of a cell), in the order the cell produced them:
+  * ``{"type": "stream", "name": "stdout"|"stderr", "text": str}``
+  * ``{"type": "display", "data": {"text/plain": str, "text/html"?: str}}``: value of a
+    trailing bare expression, as Jupyter shows it.
+  * ``{"type": "image", "mime": "image/png", "data": base64 str, "width": px, "height": px}``
+  * ``{"type": "error", "ename": str, "evalue": str, "traceback": str, "line": int,
+    "expected": bool}``
+"""
+
+from __future__ import annotations
+
+import ast
+import base64
+import io
+import json
+import os
+import platform
+import sys
+import time
+import traceback
+from datetime import datetime, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from examplefile import Cell, parse_example  # noqa: E402
+
+
+class _Capture(io.TextIOBase):
+    """A text stream that appends to the current cell's output list, merging runs."""
+
+    def __init__(self, name: str, sink: list):
+        self.name, self.sink = name, sink
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if text:
+            last = self.sink[-1] if self.sink else None
+            if last and last["type"] == "stream" and last["name"] == self.name:
+                last["text"] += text
+            else:
+                self.sink.append({"type": "stream", "name": self.name, "text": text})
+        return len(text)
+
+    def isatty(self) -> bool:
+        return False
+
+
+def _display(value) -> dict | None:
+    if value is None:
+        return None
+    data = {"text/plain": repr(value)}
+    html = getattr(value, "_repr_html_", None)
+    if callable(html):
+        try:
+            rendered = html()
+            if isinstance(rendered, str):
+                data["text/html"] = rendered
+        except Exception:  # a broken _repr_html_ must not fail the cell
+            pass
+    return {"type": "display", "data": data}
+
+
+def _scrape_figures() -> list[dict]:
+    """Save and close every open matplotlib figure (only if the example imported pyplot)."""
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is None:
+        return []
+    images = []
+    for num in plt.get_fignums():
+        fig = plt.figure(num)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+        w, h = fig.get_size_inches() * 110
+        images.append({"type": "image", "mime": "image/png",
+                       "data": base64.b64encode(buf.getvalue()).decode("ascii"),
+                       "width": int(w), "height": int(h)})
+    plt.close("all")
+    return images
+
+
+def _error_record(exc: BaseException, path: str, expected: bool) -> dict:
+    frames = traceback.extract_tb(exc.__traceback__)
+    # Drop the runner's own frames: the traceback starts in the example.
+    first = next((i for i, f in enumerate(frames) if f.filename == path), 0)
+    lines = [ln for ln in traceback.format_list(frames[first:])]
+    tb_text = "Traceback (most recent call last):\n" + "".join(lines)
+    tb_text += "".join(traceback.format_exception_only(type(exc), exc))
+    in_file = [f.lineno for f in frames if f.filename == path]
+    return {"type": "error", "ename": type(exc).__name__, "evalue": str(exc),
+            "traceback": tb_text, "line": in_file[-1] if in_file else 0, "expected": expected}
+
+
+def _matches(exc: BaseException, name: str) -> bool:
+    return any(cls.__name__ == name for cls in type(exc).__mro__)
+
+
+def run_cell(cell: Cell, path: str, namespace: dict) -> tuple[list, bool]:
+    """Execute one cell in ``namespace``; return (outputs, ok)."""
+    outputs: list = []
+    old = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Capture("stdout", outputs), _Capture("stderr", outputs)
+    ok = True
+    try:
+        tree = ast.parse("\n" * (cell.line - 1) + cell.source, filename=path)
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        exec(compile(tree, path, "exec"), namespace)
+        if last is not None:
+            value = eval(compile(ast.Expression(last.value), path, "eval"), namespace)
+            shown = _display(value)
+            if shown:
+                outputs.append(shown)
+        if cell.raises:
+            outputs.append({"type": "error", "ename": "DeclaredExceptionNotRaised",
+                            "evalue": f"cell is declared raises={cell.raises!r} but raised nothing",
+                            "traceback": "", "line": cell.line, "expected": False})
+            ok = False
+    except BaseException as exc:  # noqa: BLE001 - SystemExit/KeyboardInterrupt are outputs too
+        expected = bool(cell.raises) and _matches(exc, cell.raises)
+        outputs.append(_error_record(exc, path, expected))
+        ok = expected
+    finally:
+        sys.stdout.flush()
+        sys.stdout, sys.stderr = old
+    outputs.extend(_scrape_figures())
+    return outputs, ok
+
+
+def provenance() -> dict:
+    """Describe the machine as torch sees it: device name ("CPU" without CUDA) and versions."""
+    info = {"device": "CPU", "device_kind": "cpu", "torch": None, "cuda": None,
+            "python": platform.python_version(), "platform": platform.platform(terse=True)}
+    torch = sys.modules.get("torch")
+    if torch is None:
+        try:
+            import torch  # noqa: PLC0415 - only for the provenance of a torch-less example
+        except ImportError:
+            return info
+    info["torch"] = torch.__version__
+    if torch.cuda.is_available():
+        info.update(device=torch.cuda.get_device_name(0), device_kind="cuda", cuda=torch.version.cuda)
+    return info
+
+
+def main(argv: list[str]) -> int:
+    example_path, results_path = argv[1], argv[2]
+    example = parse_example(example_path)
+    path = str(example.path)
+    namespace = {"__name__": "__main__", "__file__": path, "__builtins__": __builtins__}
+    sys.argv = [path]
+    sys.path[0] = str(example.path.parent)
+    started = time.perf_counter()
+    status = 0
+    with open(results_path, "w", encoding="utf-8") as out:
+        for cell in example.cells:
+            t0 = time.perf_counter()
+            outputs, ok = run_cell(cell, path, namespace)
+            record = {"kind": "cell", "index": cell.index, "line": cell.line, "ok": ok,
+                      "duration_s": round(time.perf_counter() - t0, 4), "outputs": outputs}
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            out.flush()
+            if not ok:
+                status = 1
+                break
+        end = {"kind": "end", "ok": status == 0,
+               "duration_s": round(time.perf_counter() - started, 4),
+               "captured_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+               "provenance": provenance()}
+        out.write(json.dumps(end, ensure_ascii=False) + "\n")
+    # Skip interpreter teardown (e.g. DataLoader workers): results are already on disk.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,167 @@
+"""Stages 2-3: executing examples in a fresh process and storing their outputs."""
+
+from __future__ import annotations
+
+import json
+
+import capture
+import pytest
+from examplefile import parse_example
+from execute import run_example
+from store import failure_path, freshness, record_path, save_success
+
+
+def run(write_example, examples_dir, source, rel="ch/ex.py", **kw):
+    return run_example(parse_example(write_example(rel, source), examples_dir), **kw)
+
+
+def test_outputs_belong_to_their_cells(write_example, examples_dir):
+    r = run(write_example, examples_dir, '''
+        # %%
+        import sys
+        print("one")
+        # %%
+        print("two"); print("warn", file=sys.stderr)
+        # %%
+        x = 41
+        x + 1
+    ''')
+    assert r.ok, r.message
+    outs = [c.outputs for c in r.cells]
+    assert outs[0] == [{"type": "stream", "name": "stdout", "text": "one\n"}]
+    assert outs[1] == [{"type": "stream", "name": "stdout", "text": "two\n"},
+                       {"type": "stream", "name": "stderr", "text": "warn\n"}]
+    assert outs[2] == [{"type": "display", "data": {"text/plain": "42"}}]
+    assert r.provenance["device"] and r.provenance["python"]
+    assert r.duration_s > 0 and r.captured_at.endswith("Z")
+
+
+def test_unexpected_exception_names_file_and_line(write_example, examples_dir):
+    r = run(write_example, examples_dir, '''
+        # %%
+        a = 1
+        # %%
+        def f():
+            return {}["missing"]
+        f()
+    ''')
+    assert r.status == "failed"
+    assert r.location().endswith("ch/ex.py:5")  # the line inside f() that raised
+    assert r.message == "KeyError: 'missing'"
+    tb = r.cells[-1].outputs[-1]["traceback"]
+    assert "runner.py" not in tb and "ex.py" in tb
+
+
+def test_declared_exception_is_an_output(write_example, examples_dir):
+    r = run(write_example, examples_dir, '''
+        # %% raises="LookupError"
+        [][1]
+        # %%
+        print("after")
+    ''')
+    assert r.ok
+    err = r.cells[0].outputs[0]
+    assert (err["type"], err["ename"], err["expected"]) == ("error", "IndexError", True)
+    assert r.cells[1].outputs[0]["text"] == "after\n"
+
+
+def test_declared_exception_that_is_not_raised_fails(write_example, examples_dir):
+    r = run(write_example, examples_dir, '# %% raises="RuntimeError"\nx = 1\n')
+    assert r.status == "failed" and "raised nothing" in r.message
+
+
+def test_timeout_kills_and_reports_the_cell(write_example, examples_dir):
+    r = run(write_example, examples_dir, '''
+        # /// example
+        # timeout = 2
+        # ///
+        # %%
+        print("started")
+        # %%
+        import time
+        time.sleep(60)
+    ''')
+    assert r.status == "timeout"
+    assert r.error_line == 8 and "cell 2" in r.message
+    assert r.wall_s < 20
+    assert r.cells[0].outputs[0]["text"] == "started\n"
+
+
+def test_crash_is_reported(write_example, examples_dir):
+    r = run(write_example, examples_dir, "# %%\nimport os\nos._exit(3)\n")
+    assert r.status == "crashed" and "status 3" in r.message
+
+
+def test_figures_are_scraped_per_cell(write_example, examples_dir):
+    r = run(write_example, examples_dir, '''
+        # %%
+        import matplotlib.pyplot as plt
+        plt.plot([1, 2, 3])
+        plt.show()
+        # %%
+        print("no figure here")
+    ''')
+    assert r.ok, r.message
+    img = r.cells[0].outputs[0]
+    assert img["type"] == "image" and img["mime"] == "image/png" and len(img["data"]) > 1000
+    assert all(o["type"] != "image" for o in r.cells[1].outputs)
+
+
+def test_failed_recapture_keeps_last_good_outputs(write_example, examples_dir, capsys):
+    path = write_example("ch/ex.py", '# %%\nprint("good")\n')
+    assert capture.main([str(path)], examples_dir) == 0
+    good = record_path("ch/ex.py", examples_dir).read_text()
+
+    path.write_text('# %%\nprint("about to fail")\nraise ValueError("bad input")\n')
+    assert capture.main([str(path)], examples_dir) == 1
+    err = capsys.readouterr().err
+    assert "ch/ex.py:3: ValueError: bad input (previous outputs kept)" in err
+    assert record_path("ch/ex.py", examples_dir).read_text() == good
+    fresh = freshness(parse_example(path, examples_dir), examples_dir)
+    assert fresh.state == "stale" and fresh.failure["location"].endswith("ch/ex.py:3")
+
+    path.write_text('# %%\nprint("fixed")\n')
+    assert capture.main([str(path)], examples_dir) == 0
+    assert not failure_path("ch/ex.py", examples_dir).exists()
+    assert "fixed" in record_path("ch/ex.py", examples_dir).read_text()
+
+
+def test_only_stale_examples_run(write_example, examples_dir, capsys):
+    a = write_example("ch/a.py", '# %%\nprint("a")\n')
+    write_example("ch/b.py", '# %%\nprint("b")\n')
+    assert capture.main([], examples_dir) == 0
+    capsys.readouterr()
+    assert capture.main([], examples_dir) == 0
+    assert "nothing to run: 2 example(s) up to date" in capsys.readouterr().out
+    a.write_text('# %%\nprint("a2")\n')
+    assert capture.main([], examples_dir) == 0
+    out = capsys.readouterr().out
+    assert "running 1 of 2" in out and "ch/a.py" in out and "ch/b.py" not in out
+
+
+def test_cuda_only_examples_are_skipped_without_cuda(write_example, examples_dir, capsys, monkeypatch):
+    monkeypatch.setattr(capture, "cuda_available", lambda: False)
+    write_example("ch/gpu.py", '# /// example\n# requires = ["cuda"]\n# ///\n# %%\nprint(1)\n')
+    assert capture.main([], examples_dir) == 0
+    assert "needs CUDA" in capsys.readouterr().out
+    assert not record_path("ch/gpu.py", examples_dir).exists()
+
+
+def test_store_is_deterministic_json(write_example, examples_dir):
+    path = write_example("ch/ex.py", '# %%\nprint("<b>hi</b> 张量")\n')
+    ex = parse_example(path, examples_dir)
+    saved = save_success(run_example(ex), examples_dir)
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    assert data["source_sha256"] == ex.sha256 and data["example"] == "ch/ex.py"
+    assert "张量" in saved.read_text(encoding="utf-8")  # stored as UTF-8, not \\u escapes
+    assert freshness(ex, examples_dir).state == "fresh"
+
+
+def test_corrupt_store_file_says_how_to_recover(write_example, examples_dir):
+    from store import StoreError
+    path = write_example("ch/ex.py", '# %%\nprint(1)\n')
+    rec = record_path("ch/ex.py", examples_dir)
+    rec.parent.mkdir(parents=True)
+    rec.write_text("{not json")
+    with pytest.raises(StoreError, match=r"corrupt output store file.*make capture ARGS=\"--force examples/ch/ex.py\""):
+        freshness(parse_example(path, examples_dir), examples_dir)

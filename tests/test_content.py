@@ -1,0 +1,80 @@
+"""The real course: both languages in step, every example embedded, fresh and runnable."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pytest
+from examplefile import EXAMPLES_DIR, discover_examples, display_path, parse_example, resolve_example
+from execute import run_example
+from pages import LANGUAGES, all_embeds, find_embeds, language_pages
+from store import freshness
+
+EMBEDS = all_embeds()
+EMBEDDED = sorted({e.rel for e in EMBEDS})
+
+
+def test_both_languages_have_the_same_pages():
+    pages = {lang: set(language_pages(lang)) for lang in LANGUAGES}
+    zh, en = LANGUAGES
+    missing = [f"docs/{other}/{p} is missing (docs/{lang}/{p} exists)"
+               for lang, other in ((zh, en), (en, zh)) for p in sorted(pages[lang] - pages[other])]
+    assert not missing, "\n".join(missing)
+
+
+@pytest.mark.parametrize("page", sorted(language_pages(LANGUAGES[0])))
+def test_twins_embed_the_same_examples_in_the_same_order(page):
+    twins = {lang: language_pages(lang).get(page) for lang in LANGUAGES}
+    if None in twins.values():
+        pytest.skip("page missing in one language (reported by the test above)")
+    found = {lang: [e.rel for e in find_embeds(p.read_text(encoding="utf-8"), f"docs/{lang}/{page}")]
+             for lang, p in twins.items()}
+    zh, en = LANGUAGES
+    assert found[zh] == found[en], f"docs/{zh}/{page} and docs/{en}/{page} embed different examples"
+
+
+def test_every_embed_names_an_existing_example():
+    bad = [f"{e.page}:{e.line}: examples/{e.rel} does not exist" for e in EMBEDS
+           if not resolve_example(e.rel).is_file()]
+    assert not bad, "\n".join(bad)
+
+
+def test_every_example_is_embedded():
+    embedded = set(EMBEDDED)
+    orphans = [display_path(p) for p in discover_examples()
+               if p.relative_to(EXAMPLES_DIR).as_posix() not in embedded]
+    assert not orphans, "examples embedded in no page: " + ", ".join(orphans)
+
+
+def test_every_embedded_example_has_fresh_outputs():
+    where = defaultdict(list)
+    for e in EMBEDS:
+        where[e.rel].append(f"{e.page}:{e.line}")
+    problems = []
+    for rel in EMBEDDED:
+        path = resolve_example(rel)
+        if not path.is_file():
+            continue
+        ex = parse_example(path)
+        state = freshness(ex).state
+        if state != "fresh" and not (state == "missing" and ex.needs_cuda):
+            problems.append(f"examples/{rel}: outputs {state} (embedded at {where[rel][0]}); "
+                            f"run `make capture ARGS=examples/{rel}`")
+    assert not problems, "\n".join(problems)
+
+
+def test_course_has_chapters_and_examples():
+    assert len(language_pages(LANGUAGES[0])) >= 4 and len(EMBEDDED) >= 3
+
+
+@pytest.mark.examples
+@pytest.mark.parametrize("rel", EMBEDDED)
+def test_embedded_example_runs_on_this_machine(rel):
+    """Each embedded example runs in a fresh process within its declared timeout."""
+    ex = parse_example(resolve_example(rel))
+    if ex.needs_cuda:
+        import torch
+        if not torch.cuda.is_available():
+            pytest.skip(f"examples/{rel} needs CUDA; this machine has none")
+    result = run_example(ex)
+    assert result.ok, f"{result.location()}: {result.status}: {result.message}\n{result.process_output[-2000:]}"

@@ -1,0 +1,67 @@
+"""Stage 1: parsing examples into cells and facts."""
+
+from __future__ import annotations
+
+import jupytext
+import pytest
+from examplefile import ExampleError, discover_examples, parse_example
+
+
+def test_cells_lines_and_metadata(write_example, examples_dir):
+    path = write_example("ch/a.py", '''
+        # /// example
+        # timeout = 5
+        # requires = ["cuda"]
+        # ///
+        # %%
+        import math
+
+        x = 1
+
+        # %% raises="ZeroDivisionError"
+        1 / 0
+        # %% volatile=true
+        print(x)
+    ''')
+    ex = parse_example(path, examples_dir)
+    assert ex.rel == "ch/a.py"
+    assert ex.timeout_s == 5 and ex.needs_cuda
+    assert [c.line for c in ex.cells] == [6, 11, 13]
+    assert ex.cells[0].source == "import math\n\nx = 1"
+    assert ex.cells[1].raises == "ZeroDivisionError"
+    assert ex.cells[2].volatile and not ex.cells[0].volatile
+
+
+@pytest.mark.parametrize("source, line, words", [
+    ("# %% raises=RuntimeError\n1/0\n", 1, "not JSON"),
+    ("# %% colour=\"red\"\npass\n", 1, "unknown cell option"),
+    ("# /// example\n# timeout = -1\n# ///\n# %%\npass\n", 2, "positive number"),
+    ("# /// example\n# speed = 1\n# ///\n# %%\npass\n", 2, "unknown header key"),
+    ("# /// example\n# timeout = 1\n# %%\npass\n", 1, "not closed"),
+    ("# %%\nx = (\n", 2, "SyntaxError"),
+    ("\n\n", 1, "no code cells"),
+])
+def test_errors_name_file_and_line(write_example, examples_dir, source, line, words):
+    path = write_example("ch/bad.py", source)
+    with pytest.raises(ExampleError) as err:
+        parse_example(path, examples_dir)
+    assert err.value.line == line
+    assert str(err.value).startswith(f"{path}:{line}:") or f"bad.py:{line}:" in str(err.value)
+    assert words in str(err.value)
+
+
+def test_discover_skips_store_and_private(write_example, examples_dir):
+    write_example("ch/a.py", "# %%\npass\n")
+    write_example("_outputs/ch/x.py", "# %%\npass\n")
+    write_example("ch/_helper.py", "# %%\npass\n")
+    assert [p.name for p in discover_examples(examples_dir)] == ["a.py"]
+
+
+@pytest.mark.parametrize("path", discover_examples(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_real_examples_split_like_jupytext(path):
+    """Our stdlib parser agrees with jupytext, the reference reader of the percent format."""
+    ours = [(c.source, {k: v for k, v in c.metadata.items()}) for c in parse_example(path).cells]
+    nb = jupytext.read(path, fmt="py:percent")
+    theirs = [(c.source.strip("\n"), {k: v for k, v in c.metadata.items() if k != "lines_to_next_cell"})
+              for c in nb.cells if c.source.strip() and not c.source.startswith("# /// example")]
+    assert ours == theirs

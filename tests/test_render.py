@@ -1,0 +1,139 @@
+"""Stage 4: rendering an example with its outputs into page Markdown, then HTML."""
+
+from __future__ import annotations
+
+import base64
+import html
+from functools import cache
+from pathlib import Path
+
+import markdown
+import pytest
+from examplefile import parse_example
+from execute import run_example
+from notebook import build_notebook
+from render import Links, clean_text, render_example
+from store import Freshness, build_record, freshness, save_success
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@cache
+def site_markdown_config():
+    from mkdocs.config import load_config
+    cfg = load_config(str(ROOT / "mkdocs.yml"))
+    return cfg.markdown_extensions, cfg.mdx_configs
+
+
+def to_html(md: str) -> str:
+    exts, configs = site_markdown_config()
+    return markdown.Markdown(extensions=exts, extension_configs=configs).convert(md)
+
+
+LINKS = Links(py="../examples/ch/ex.py", ipynb="../notebooks/ch/ex/ex.ipynb", notebook="../notebooks/ch/ex/")
+
+
+def rendered(write_example, examples_dir, source, lang="en"):
+    ex = parse_example(write_example("ch/ex.py", source), examples_dir)
+    save_success(run_example(ex), examples_dir)
+    md, assets = render_example(ex, freshness(ex, examples_dir), lang, lambda p: "../" + p, LINKS)
+    return ex, md, assets, to_html(md)
+
+
+def test_html_in_outputs_is_escaped(write_example, examples_dir):
+    _, md, _, out = rendered(write_example, examples_dir, '''
+        # %%
+        print("<script>alert(1)</script>\\n\\n*not emphasis*\\n    # not a heading\\n```")
+    ''')
+    assert "<script>alert(1)" not in out
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in out
+    assert "*not emphasis*" in out and "<em>" not in out
+    assert "# not a heading" in out
+
+
+def test_code_cells_then_outputs_in_order(write_example, examples_dir):
+    _, md, _, out = rendered(write_example, examples_dir, '''
+        # %%
+        print("first output")
+        # %%
+        print("second output")
+    ''')
+    i = [out.index(s) for s in ("first", "first output", "second", "second output")]
+    assert i == sorted(i)
+    assert out.count('class="pn-output pn-output--stdout"') == 2
+    assert 'title="ch/ex.py"' in md  # the first code block names the file
+
+
+def test_provenance_and_downloads(write_example, examples_dir):
+    _, md, _, out = rendered(write_example, examples_dir, '# %%\nprint(1)\n', lang="zh")
+    assert "输出捕获于" in out
+    facts = html.unescape(out.split('pn-provenance__facts"', 1)[1].split(">", 1)[1].split("<", 1)[0])
+    parts = facts.split(" · ")
+    assert parts[0] in ("CPU",) or "NVIDIA" in parts[0] or parts[0]  # device comes first
+    assert any(p.startswith("Python ") for p in parts) and parts[-1].endswith(" s")
+    assert 'href="../examples/ch/ex.py" download' in out and "下载 .ipynb" in out
+
+
+def test_expected_exception_is_shown(write_example, examples_dir):
+    _, _, _, out = rendered(write_example, examples_dir, '# %% raises="ZeroDivisionError"\n1 / 0\n')
+    assert "pn-output--raised" in out and "ZeroDivisionError: division by zero" in out
+
+
+def test_figures_become_assets(write_example, examples_dir):
+    _, md, assets, out = rendered(write_example, examples_dir, '''
+        # %%
+        import matplotlib.pyplot as plt
+        plt.plot([0, 1])
+        plt.show()
+    ''')
+    assert [a.path for a in assets] == ["outputs/ch/ex/cell1-1.png"]
+    assert assets[0].data.startswith(b"\x89PNG")
+    assert '<img src="../outputs/ch/ex/cell1-1.png"' in out
+
+
+def test_stale_outputs_warn_and_keep_unchanged_cells(write_example, examples_dir):
+    path = write_example("ch/ex.py", '# %%\nprint("kept")\n# %%\nprint("old")\n')
+    ex = parse_example(path, examples_dir)
+    save_success(run_example(ex), examples_dir)
+    path.write_text('# %%\nprint("kept")\n# %%\nprint("new")\n')
+    ex2 = parse_example(path, examples_dir)
+    md, _ = render_example(ex2, freshness(ex2, examples_dir), "en", str, LINKS)
+    out = to_html(md)
+    assert "Outputs out of date" in out
+    assert out.count("pn-output--stdout") == 1 and "<code>kept</code>" in out  # unchanged cell keeps it
+    assert "<code>old</code>" not in out  # the changed cell shows no stale output
+
+
+def test_missing_outputs_warn(write_example, examples_dir):
+    ex = parse_example(write_example("ch/ex.py", '# %%\nprint(1)\n'), examples_dir)
+    md, _ = render_example(ex, Freshness("missing", None, None), "zh", str, LINKS)
+    assert "尚无输出" in to_html(md) and "下载 .ipynb" not in md
+
+
+@pytest.mark.parametrize("raw, shown", [
+    ("\x1b[31mred\x1b[0m", "red"),
+    ("10%\r50%\r100%\ndone", "100%\ndone"),
+])
+def test_terminal_text_is_cleaned(raw, shown):
+    assert clean_text(raw) == shown
+
+
+def test_notebook_is_valid_and_carries_outputs(write_example, examples_dir):
+    import nbformat
+    ex = parse_example(write_example("ch/ex.py", '''
+        # %%
+        print("hello")
+        # %% raises="KeyError"
+        {}["k"]
+        # %%
+        import matplotlib.pyplot as plt
+        plt.plot([1]); plt.show()
+    '''), examples_dir)
+    record = build_record(run_example(ex))
+    from notebook import dumps
+    nb = nbformat.reads(dumps(build_notebook(record, "en", "Chapter", "../../ch/")), as_version=4)
+    nbformat.validate(nb)
+    assert nb.cells[0].source.startswith("# ch/ex.py")
+    assert nb.cells[1].outputs[0].text == "hello\n"
+    assert nb.cells[2].metadata.tags == ["raises-exception"] and nb.cells[2].outputs[0].ename == "KeyError"
+    assert base64.b64decode(nb.cells[3].outputs[0].data["image/png"]).startswith(b"\x89PNG")

@@ -1,0 +1,134 @@
+"""The built site: strict build, both languages, notebooks as pages, search per language."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from pages import LANGUAGES, all_embeds, language_pages
+
+ROOT = Path(__file__).resolve().parent.parent
+MKDOCS = Path(sys.executable).with_name("mkdocs")
+pytestmark = pytest.mark.xdist_group("site")  # one build per test run, on one worker
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    proc = subprocess.run([str(MKDOCS), "build", "--strict", "--site-dir", str(out)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, f"mkdocs build --strict failed:\n{proc.stdout}\n{proc.stderr}"
+    return out
+
+
+def page_dir(lang: str) -> str:
+    return "" if lang == LANGUAGES[0] else f"{lang}/"
+
+
+def html_pages(site: Path):
+    return sorted(site.rglob("*.html"))
+
+
+def test_languages_and_html_lang(site):
+    for lang in LANGUAGES:
+        text = (site / page_dir(lang) / "index.html").read_text(encoding="utf-8")
+        assert re.search(rf'<html[^>]* lang="{lang}', text), f"{page_dir(lang)}index.html is not lang={lang}"
+
+
+def test_every_page_is_built_in_both_languages(site):
+    for lang in LANGUAGES:
+        for rel in language_pages(lang):
+            url = rel[:-3] + "/index.html" if rel != "index.md" else "index.html"
+            assert (site / page_dir(lang) / url).is_file(), f"docs/{lang}/{rel} was not built"
+
+
+def test_language_switcher_keeps_the_page(site):
+    text = (site / "autograd/index.html").read_text(encoding="utf-8")
+    assert re.search(r'href="[^"]*en/autograd/"[^>]*hreflang="en"', text)
+
+
+def test_notebook_pages_render_cells_not_json(site):
+    rels = sorted({e.rel for e in all_embeds()})
+    for lang in LANGUAGES:
+        for rel in rels:
+            page = site / page_dir(lang) / "notebooks" / rel[:-3] / "index.html"
+            assert page.is_file(), f"no notebook page for examples/{rel} in {lang}"
+            assert (page.parent / (Path(rel).stem + ".ipynb")).is_file()
+    for page in html_pages(site):
+        text = page.read_text(encoding="utf-8")
+        assert '"nbformat":' not in text and '"cell_type":' not in text, f"raw notebook JSON in {page}"
+
+
+def test_search_index_per_language(site):
+    zh = json.loads((site / "search/search_index.json").read_text(encoding="utf-8"))["docs"]
+    en = json.loads((site / "en/search/search_index.json").read_text(encoding="utf-8"))["docs"]
+    assert zh and en
+    assert not [d for d in zh if d["location"].startswith("en/")]
+    assert all((site / "en" / d["location"].split("#")[0]).exists() for d in en)
+    # jieba segments Chinese: words are separated by U+200B in the index.
+    assert any("\u200b张量" in d["text"] or "张量\u200b" in d["text"] for d in zh)
+    assert any("notebooks/" in d["location"] for d in zh) and any("notebooks/" in d["location"] for d in en)
+    assert '"base": "' in (site / "en/index.html").read_text() and 'cfg.base + "/en"' in \
+        (site / "en/index.html").read_text()
+
+
+RESOURCE = re.compile(r'<(?:script|link|img|iframe|source)\b[^>]*?\b(?:src|href)="(https?:)?//([^/"]+)', re.I)
+
+
+def test_nothing_loads_from_third_party_hosts(site):
+    offenders = set()
+    for page in html_pages(site):
+        for _, host in RESOURCE.findall(page.read_text(encoding="utf-8")):
+            offenders.add(f"{page.relative_to(site)}: {host}")
+    assert not offenders, sorted(offenders)[:20]
+    css_js = "".join(p.read_text(errors="ignore") for p in site.rglob("*.css"))
+    assert "fonts.googleapis.com" not in css_js
+
+
+def test_chinese_headings_get_readable_anchors(site):
+    text = (site / "autograd/index.html").read_text(encoding="utf-8")
+    ids = re.findall(r'<h2 id="([^"]+)"', text)
+    assert ids and not [i for i in ids if re.fullmatch(r"_\d+", i)], ids
+
+
+def test_outputs_figures_and_downloads_are_published(site):
+    embeds = all_embeds()
+    for e in embeds:
+        assert (site / "examples" / e.rel).is_file(), f".py download of {e.rel} missing"
+    pngs = list((site / "outputs").rglob("*.png"))
+    text = "".join(p.read_text(encoding="utf-8") for p in html_pages(site))
+    assert all(p.name in text for p in pngs)
+    assert "pn-provenance" in text
+
+
+def fake_page(src_uri: str):
+    return SimpleNamespace(file=SimpleNamespace(src_uri=src_uri, url=src_uri[:-3] + "/"))
+
+
+def test_missing_example_fails_naming_page_and_line():
+    import mkdocs_hooks
+    from mkdocs.exceptions import PluginError
+    md = "# T\n\ntext\n\n::: example nowhere/missing.py\n"
+    with pytest.raises(PluginError, match=r"docs/zh/t\.md:5: example 'nowhere/missing\.py' not found"):
+        mkdocs_hooks.on_page_markdown(md, fake_page("zh/t.md"), None, None)
+
+
+def test_malformed_embed_fails_naming_page_and_line():
+    import mkdocs_hooks
+    from mkdocs.exceptions import PluginError
+    md = "# T\n\n::: example autograd\n"
+    with pytest.raises(PluginError, match=r"docs/en/t\.md:3: malformed example embed"):
+        mkdocs_hooks.on_page_markdown(md, fake_page("en/t.md"), None, None)
+
+
+def test_embed_syntax_inside_code_fences_is_left_alone():
+    import mkdocs_hooks
+    md = "# T\n\n```markdown\n::: example nowhere/missing.py\n```\n"
+    assert "::: example nowhere/missing.py" in mkdocs_hooks.on_page_markdown(md, fake_page("en/t.md"), None, None)

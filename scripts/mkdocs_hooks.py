@@ -26,13 +26,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from examplefile import EXAMPLES_DIR, REPO_ROOT, ExampleError, parse_example, resolve_example  # noqa: E402
 from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority, get_plugin_logger  # noqa: E402
 from mkdocs.structure.files import File  # noqa: E402
 from mkdocs.structure.nav import Section  # noqa: E402
 from mkdocs.utils import get_relative_url  # noqa: E402
-
-from examplefile import EXAMPLES_DIR, REPO_ROOT, ExampleError, parse_example, resolve_example  # noqa: E402
 from notebook import build_notebook, dumps  # noqa: E402
 from pages import DOCS_DIR, LANGUAGES, PageError, find_embeds, language_pages  # noqa: E402
 from render import Links, figure_assets, render_example  # noqa: E402
@@ -47,6 +46,10 @@ def _lang(config) -> str:
     return getattr(i18n, "current_language", None) or LANGUAGES[0]
 
 
+def _h1(markdown: str) -> str | None:
+    return next((ln[2:].strip() for ln in markdown.splitlines() if ln.startswith("# ")), None)
+
+
 def _embedding_pages() -> dict[str, dict[str, tuple[str, str]]]:
     """For each language: example id -> (page path under docs/<lang>/, page title) of its first embed."""
     found: dict[str, dict[str, tuple[str, str]]] = {}
@@ -54,7 +57,7 @@ def _embedding_pages() -> dict[str, dict[str, tuple[str, str]]]:
         found[lang] = {}
         for rel_page, path in language_pages(lang).items():
             text = path.read_text(encoding="utf-8")
-            title = next((ln[2:].strip() for ln in text.splitlines() if ln.startswith("# ")), rel_page)
+            title = _h1(text) or rel_page
             try:
                 embeds = find_embeds(text, f"docs/{lang}/{rel_page}")
             except PageError:
@@ -234,7 +237,7 @@ def on_nav(nav, config, files):
             if f is not None and getattr(f, "page", None) is not None:
                 children.append(f.page)
         if children:
-            title = page.title or src
+            title = _h1(text) or src  # page.title is only set later, when the page is read
             section = Section(title, children)
             for child in children:
                 child.parent = section

@@ -27,7 +27,8 @@ STRINGS = {
         "stderr": "标准错误",
         "figure": "图",
         "stale_title": "输出已过期",
-        "stale": "这个示例在上次捕获之后改动过。改动过的单元格暂无输出，其余显示上次捕获的结果。运行 `make capture` 重新捕获。",
+        "stale": "这个示例在上次捕获之后改动过。改动过的单元格暂无输出，其余显示上次捕获的结果。"
+                 "运行 `make capture` 重新捕获。",
         "missing_title": "尚无输出",
         "missing": "这个示例还没有捕获过输出。运行 `make capture` 来捕获。",
         "missing_cuda": "这个示例需要 GPU，还没有在 GPU 上捕获过输出。",

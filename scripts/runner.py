@@ -29,7 +29,7 @@ import platform
 import sys
 import time
 import traceback
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -176,7 +176,7 @@ def main(argv: list[str]) -> int:
                 break
         end = {"kind": "end", "ok": status == 0,
                "duration_s": round(time.perf_counter() - started, 4),
-               "captured_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+               "captured_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
                "provenance": provenance()}
         out.write(json.dumps(end, ensure_ascii=False) + "\n")
     # Skip interpreter teardown (e.g. DataLoader workers): results are already on disk.

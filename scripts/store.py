@@ -82,7 +82,7 @@ def build_record(result: RunResult) -> dict:
     """Turn a successful run into a store record."""
     ex = result.example
     cells = []
-    for cell, res in zip(ex.cells, result.cells):
+    for cell, res in zip(ex.cells, result.cells, strict=True):  # a successful run ran every cell
         cells.append({"index": cell.index, "line": cell.line, "source": cell.source,
                       "metadata": dict(cell.metadata), "duration_s": res.duration_s, "outputs": res.outputs})
     prov = dict(result.provenance)

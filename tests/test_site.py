@@ -79,14 +79,19 @@ def test_search_index_per_language(site):
         (site / "en/index.html").read_text()
 
 
-RESOURCE = re.compile(r'<(?:script|link|img|iframe|source)\b[^>]*?\b(?:src|href)="(https?:)?//([^/"]+)', re.I)
+TAG = re.compile(r"<(script|link|img|iframe|source|video|audio)\b([^>]*)>", re.I)
+URL = re.compile(r'\b(?:src|href)="(?:https?:)?//([^/"]+)', re.I)
+NOT_LOADED = re.compile(r'\brel="(?:canonical|alternate)"', re.I)  # metadata: the browser fetches nothing
 
 
 def test_nothing_loads_from_third_party_hosts(site):
     offenders = set()
     for page in html_pages(site):
-        for _, host in RESOURCE.findall(page.read_text(encoding="utf-8")):
-            offenders.add(f"{page.relative_to(site)}: {host}")
+        for tag, attrs in TAG.findall(page.read_text(encoding="utf-8")):
+            if tag.lower() == "link" and NOT_LOADED.search(attrs):
+                continue
+            for host in URL.findall(attrs):
+                offenders.add(f"{page.relative_to(site)}: <{tag}> from {host}")
     assert not offenders, sorted(offenders)[:20]
     css_js = "".join(p.read_text(errors="ignore") for p in site.rglob("*.css"))
     assert "fonts.googleapis.com" not in css_js

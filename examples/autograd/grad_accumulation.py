@@ -1,0 +1,26 @@
+# %%
+import torch
+
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+print("before any backward, x.grad:", x.grad)
+(x * 2).sum().backward()
+print("after 1st backward:", x.grad)
+(x * 2).sum().backward()
+print("after 2nd backward:", x.grad)  # added to the old value
+
+# %%
+x.grad.zero_()                        # zero in place
+print("after x.grad.zero_():", x.grad)
+(x * 2).sum().backward()
+print("after 3rd backward:  ", x.grad)
+x.grad = None                         # or drop the gradient altogether
+print("after x.grad = None: ", x.grad)
+(x * 2).sum().backward()
+print("after 4th backward:  ", x.grad)
+
+# %%
+print("type(x.grad):", type(x.grad).__name__, " callable:", callable(x.grad))
+print("hasattr(x, 'zero_grad'):", hasattr(x, "zero_grad"))
+
+# %% raises="AttributeError"
+x.zero_grad()

@@ -1,0 +1,37 @@
+# %%
+import torch
+
+x = torch.arange(6)
+v = x.view(2, 3)
+print("v:\n", v)
+v[0, 0] = 100  # a view shares storage with x
+print("x after writing v[0, 0]:", x)
+print("view shares storage   :", v.data_ptr() == x.data_ptr())
+print("reshape shares storage:", x.reshape(3, 2).data_ptr() == x.data_ptr())
+
+# %%
+x = torch.arange(6).view(2, 3)
+xt = x.t()  # transpose: a view with swapped strides
+print("x.stride():", x.stride(), " contiguous:", x.is_contiguous())
+print("xt.stride():", xt.stride(), "contiguous:", xt.is_contiguous())
+
+print("xt.view(3, 2, 1):", xt.view(3, 2, 1).shape)
+
+r = xt.reshape(6)  # reshape copies when it has to
+print("xt.reshape(6):", r)
+print("reshape copied:", r.data_ptr() != xt.data_ptr())
+print("xt.contiguous().view(6):", xt.contiguous().view(6))
+
+# %%
+s = torch.arange(6).view(2, 3)
+print("before t_():", s.shape)
+s.t_()  # in place: s itself is now transposed
+print("after  t_():", s.shape)
+print(s)
+
+z = torch.zeros(2, 3, 4)  # t() is for 1-D and 2-D tensors only
+print("z.transpose(1, 2):", z.transpose(1, 2).shape, " z.mT:", z.mT.shape)
+
+# %% raises="RuntimeError"
+x = torch.arange(6).view(2, 3)
+flat = x.t().view(6)

@@ -1,0 +1,50 @@
+# %%
+import matplotlib.pyplot as plt
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+device = "cuda" if torch.cuda.is_available() else "cpu"
+
+# regression: mean squared error
+mse = nn.MSELoss()
+pred, target = torch.tensor([2.5, 0.0]), torch.tensor([3.0, -1.0])
+print("MSELoss:", mse(pred, target), " by hand:", ((pred - target) ** 2).mean())
+
+# classification: raw logits + integer class labels (softmax is inside the loss)
+ce = nn.CrossEntropyLoss()
+logits, labels = torch.tensor([[2.0, 0.5, -1.0], [0.1, 0.2, 3.0]]), torch.tensor([0, 2])
+print("CrossEntropyLoss:", ce(logits, labels), " by hand:", -logits.log_softmax(dim=1)[[0, 1], labels].mean())
+
+# %%
+# fit y = 3x + 2 + noise with one nn.Linear
+x = torch.linspace(-1, 1, 64, device=device).unsqueeze(1)
+y = 3 * x + 2 + 0.3 * torch.randn(x.shape, device=device)
+
+model = nn.Linear(1, 1).to(device)
+loss_fn = nn.MSELoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+
+losses = []
+for epoch in range(100):
+    pred = model(x)  # forward
+    loss = loss_fn(pred, y)
+    optimizer.zero_grad()  # clear old gradients
+    loss.backward()  # compute new gradients
+    optimizer.step()  # update parameters
+    losses.append(loss.item())
+    if epoch % 20 == 0 or epoch == 99:
+        print(f"epoch {epoch:3d}  loss {loss.item():.4f}")
+
+print("learned weight:", round(model.weight.item(), 3), " bias:", round(model.bias.item(), 3))
+
+# %%
+plt.figure(figsize=(6, 3.5))
+plt.plot(losses)
+plt.yscale("log")
+plt.xlabel("epoch")
+plt.ylabel("MSE loss (log scale)")
+plt.title("SGD fitting y = 3x + 2")
+plt.grid(alpha=0.3)
+plt.tight_layout()
+plt.show()

@@ -1,0 +1,43 @@
+# %%
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+device = "cuda" if torch.cuda.is_available() else "cpu"
+model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1)).to(device)
+x = torch.randn(16, 4, device=device, requires_grad=True)
+target = torch.randn(16, 1, device=device)
+
+
+def report(name):
+    def hook(module, grad_input, grad_output):
+        # grad_output: gradient w.r.t. the module's output
+        # grad_input: gradient w.r.t. the module's input (None if not needed)
+        gin = [None if g is None else tuple(g.shape) for g in grad_input]
+        print(f"{name}: grad_output {tuple(grad_output[0].shape)}, "
+              f"|grad_output| = {grad_output[0].norm():.4f}, grad_input {gin}")
+    return hook
+
+
+handles = [m.register_full_backward_hook(report(f"{i} {type(m).__name__}"))
+           for i, m in enumerate(model)]
+loss = nn.functional.mse_loss(model(x), target)
+loss.backward()
+for h in handles:
+    h.remove()
+
+# %%
+# Returning a tuple from the hook replaces grad_input (here: scaled by 0.5).
+model.zero_grad()
+loss = nn.functional.mse_loss(model(x), target)
+loss.backward()
+g_plain = model[0].weight.grad.clone()
+
+h = model[1].register_full_backward_hook(
+    lambda m, gin, gout: tuple(None if g is None else 0.5 * g for g in gin))
+model.zero_grad()
+loss = nn.functional.mse_loss(model(x), target)
+loss.backward()
+h.remove()
+print("first-layer grad scaled by 0.5:",
+      torch.allclose(model[0].weight.grad, 0.5 * g_plain))

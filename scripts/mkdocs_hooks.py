@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from examplefile import EXAMPLES_DIR, REPO_ROOT, ExampleError, parse_example, resolve_example  # noqa: E402
+from examplefile import EXAMPLES_DIR, ExampleError, parse_example, resolve_example  # noqa: E402
 from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority, get_plugin_logger  # noqa: E402
 from mkdocs.structure.files import File  # noqa: E402
@@ -281,7 +281,3 @@ def on_post_build(config) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps({**index, "docs": docs}, ensure_ascii=False, separators=(",", ":")),
                           encoding="utf-8")
-
-
-def repo_relative(path: Path) -> str:
-    return Path(path).resolve().relative_to(REPO_ROOT).as_posix()

@@ -7,14 +7,18 @@ ARGS    ?=
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: help serve build test capture lint lock clean
+.PHONY: help serve build offline test capture bench lint check-links new-chapter lock clean
 
 help:
 	@echo "make serve    - site at http://127.0.0.1:8000 (reloads on page, example and output changes)"
 	@echo "make test     - pytest: examples run, pages in step, strict build, unit tests"
 	@echo "make build    - strict static build into site/"
 	@echo "make capture  - run stale examples, store outputs (ARGS='--force' or ARGS='examples/autograd')"
+	@echo "make offline  - self-contained copy in site-offline/ that works from file:// (no server)"
+	@echo "make bench    - benchmark: build vs executing build, capture, scaling, page weight, tests"
 	@echo "make lint     - ruff"
+	@echo "make check-links - check external links in the pages (network; never blocks the build)"
+	@echo "make new-chapter NAME=<slug> [SECTION=<nav section>] - scaffold an example and its two pages"
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(PY) || python3 -m venv $(VENV)
@@ -28,11 +32,23 @@ serve: $(STAMP)
 build: $(STAMP)
 	$(VENV)/bin/mkdocs build --strict --site-dir site
 
+offline: $(STAMP)
+	OFFLINE=true $(VENV)/bin/mkdocs build --strict --site-dir site-offline
+
 test: $(STAMP)
 	$(VENV)/bin/pytest $(ARGS)
 
 capture: $(STAMP)
 	$(PY) scripts/capture.py $(ARGS)
+
+bench: $(STAMP)
+	$(PY) scripts/bench.py $(ARGS)
+
+check-links: $(STAMP)
+	$(PY) scripts/check_links.py $(ARGS)
+
+new-chapter: $(STAMP)
+	$(PY) scripts/scaffold.py "$(NAME)" $(if $(SECTION),--section "$(SECTION)")
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check scripts tests examples
@@ -42,4 +58,4 @@ lock: $(STAMP)
 	$(PY) -m pip freeze --exclude-editable | grep -v '^pytorch-notes' | sed 's/^torch==2.13.0+cpu$$/torch==2.13.0/' > constraints.txt
 
 clean:
-	rm -rf site .cache docs/zh/notebooks docs/en/notebooks
+	rm -rf site site-offline .cache docs/zh/notebooks docs/en/notebooks

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import base64
+import codecs
 import io
 import json
 import os
@@ -35,33 +36,117 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from examplefile import Cell, parse_example  # noqa: E402
 
+MAX_CELL_TEXT = 100_000  # characters of stdout + stderr kept per cell; the rest is counted, not stored
+
+
+def valid_text(text: str) -> str:
+    """``text`` as valid Unicode: each lone surrogate (how Python carries undecodable bytes,
+    e.g. ``surrogateescape``) becomes U+FFFD, so the store is always valid UTF-8 JSON."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in text)
+
+
+def collapse_carriage_returns(tail: str) -> str:
+    """Collapse carriage-return rewrites (progress bars) in ``tail``, the text after the last
+    newline that was already collapsed, to what a terminal would show.
+
+    A complete line keeps its last non-empty ``\r`` segment; the unfinished last line keeps
+    its last segment plus a trailing ``\r`` if it ends with one, so later writes still
+    overwrite it. ``render.clean_text`` applies the same rule at display time.
+    """
+    lines = tail.split("\n")
+    for i, line in enumerate(lines):
+        if "\r" in line:
+            parts = [p for p in line.split("\r") if p]
+            keep = parts[-1] if parts else ""
+            lines[i] = keep + ("\r" if i == len(lines) - 1 and line.endswith("\r") else "")
+    return "\n".join(lines)
+
+
+class _Budget:
+    """Characters of text a cell may still store, and how many were dropped past the limit."""
+
+    def __init__(self, limit: int):
+        self.left, self.dropped = limit, 0
+
 
 class _Capture(io.TextIOBase):
-    """A text stream that appends to the current cell's output list, merging runs."""
+    """A text stream that appends to the current cell's output list, merging runs.
 
-    def __init__(self, name: str, sink: list):
-        self.name, self.sink = name, sink
+    Text is made valid UTF-8, progress-bar rewrites are collapsed as they arrive, and at most
+    ``MAX_CELL_TEXT`` characters per cell are stored (see ``finish_cell`` for the notice).
+    """
+
+    def __init__(self, name: str, sink: list, budget: _Budget):
+        self.name, self.sink, self.budget = name, sink, budget
+        self.buffer = _BinaryCapture(self)
 
     def writable(self) -> bool:
         return True
 
     def write(self, text: str) -> int:
-        if text:
-            last = self.sink[-1] if self.sink else None
-            if last and last["type"] == "stream" and last["name"] == self.name:
-                last["text"] += text
-            else:
-                self.sink.append({"type": "stream", "name": self.name, "text": text})
-        return len(text)
+        n = len(text)
+        if not text:
+            return n
+        if self.budget.left <= 0:
+            self.budget.dropped += n
+            return n
+        text = valid_text(text)
+        last = self.sink[-1] if self.sink else None
+        if not (last and last["type"] == "stream" and last["name"] == self.name):
+            last = {"type": "stream", "name": self.name, "text": ""}
+            self.sink.append(last)
+        before = len(last["text"])
+        combined = last["text"] + text
+        if "\r" in text:
+            start = combined.rfind("\n", 0, before) + 1
+            combined = combined[:start] + collapse_carriage_returns(combined[start:])
+        grown = len(combined) - before
+        if grown > self.budget.left:
+            self.budget.dropped += grown - self.budget.left
+            combined = combined[:before + self.budget.left]
+            grown = self.budget.left
+        last["text"] = combined
+        self.budget.left -= grown
+        return n
 
     def isatty(self) -> bool:
         return False
 
 
+class _BinaryCapture(io.RawIOBase):
+    """``sys.stdout.buffer`` of a capture: bytes are decoded as UTF-8, invalid ones replaced."""
+
+    def __init__(self, text: _Capture):
+        self.text = text
+        self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        self.text.write(self.decoder.decode(bytes(data)))
+        return len(data)
+
+
+def finish_cell(outputs: list, budget: _Budget) -> None:
+    """Say in the outputs that text was cut, and how much (``budget.dropped`` characters)."""
+    if budget.dropped:
+        outputs.append({"type": "stream", "name": "stderr",
+                        "text": f"[output truncated by capture: {budget.dropped:,} more characters not stored; "
+                                f"the limit is {MAX_CELL_TEXT:,} characters per cell]\n"})
+
+
 def _display(value) -> dict | None:
     if value is None:
         return None
-    data = {"text/plain": repr(value)}
+    text = repr(value)
+    if len(text) > MAX_CELL_TEXT:
+        text = text[:MAX_CELL_TEXT] + f"\n[output truncated by capture: {len(text) - MAX_CELL_TEXT:,} more characters]"
+    data = {"text/plain": text}
     html = getattr(value, "_repr_html_", None)
     if callable(html):
         try:
@@ -110,8 +195,9 @@ def _matches(exc: BaseException, name: str) -> bool:
 def run_cell(cell: Cell, path: str, namespace: dict) -> tuple[list, bool]:
     """Execute one cell in ``namespace``; return (outputs, ok)."""
     outputs: list = []
+    budget = _Budget(MAX_CELL_TEXT)
     old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = _Capture("stdout", outputs), _Capture("stderr", outputs)
+    sys.stdout, sys.stderr = _Capture("stdout", outputs, budget), _Capture("stderr", outputs, budget)
     ok = True
     try:
         tree = ast.parse("\n" * (cell.line - 1) + cell.source, filename=path)
@@ -134,6 +220,7 @@ def run_cell(cell: Cell, path: str, namespace: dict) -> tuple[list, bool]:
     finally:
         sys.stdout.flush()
         sys.stdout, sys.stderr = old
+    finish_cell(outputs, budget)
     outputs.extend(_scrape_figures())
     return outputs, ok
 
@@ -154,7 +241,22 @@ def provenance() -> dict:
     return info
 
 
+def _die_with_parent() -> None:
+    """On Linux, ask for SIGKILL when the process that started us dies, so that killing a
+    capture (even with SIGKILL) leaves no orphaned example running. Best effort elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes  # noqa: PLC0415
+        import signal  # noqa: PLC0415
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def main(argv: list[str]) -> int:
+    _die_with_parent()
     example_path, results_path = argv[1], argv[2]
     example = parse_example(example_path)
     path = str(example.path)
@@ -169,7 +271,7 @@ def main(argv: list[str]) -> int:
             outputs, ok = run_cell(cell, path, namespace)
             record = {"kind": "cell", "index": cell.index, "line": cell.line, "ok": ok,
                       "duration_s": round(time.perf_counter() - t0, 4), "outputs": outputs}
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            out.write(valid_text(json.dumps(record, ensure_ascii=False)) + "\n")
             out.flush()
             if not ok:
                 status = 1

@@ -142,6 +142,16 @@ def freshness(example: Example, examples_dir: Path = EXAMPLES_DIR) -> Freshness:
     return Freshness(state, record, failure)
 
 
+def remove_leftover_temp_files(examples_dir: Path = EXAMPLES_DIR) -> list[Path]:
+    """Delete ``.<name>.*.tmp`` files that ``atomic_write_text`` left behind when its process was
+    killed before the rename. Call only while holding ``capture_lock``. Returns what was removed."""
+    removed = []
+    for tmp in store_dir(examples_dir).rglob(".*.tmp"):
+        tmp.unlink(missing_ok=True)
+        removed.append(tmp)
+    return removed
+
+
 @contextmanager
 def capture_lock(examples_dir: Path = EXAMPLES_DIR, wait_message=None):
     """Hold an exclusive lock on the store for a whole capture run (blocks while another runs)."""

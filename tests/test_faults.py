@@ -1,0 +1,192 @@
+"""Faults a contributor or a machine can cause during capture, and what each one produces.
+
+Each test sets up the fault for real (a killed process, two captures at once, hostile output)
+and checks that nothing is lost and the message names the file (and line where there is one).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import capture
+import pytest
+from examplefile import parse_example
+from execute import run_example
+from render import Links, render_example
+from runner import MAX_CELL_TEXT
+from store import failure_path, freshness, record_path, save_success
+
+CAPTURE = Path(__file__).resolve().parent.parent / "scripts" / "capture.py"
+
+
+def _capture_cli(examples_dir: Path, *args: str, **popen) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, str(CAPTURE), "--examples-dir", str(examples_dir), *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **popen)
+
+
+def _wait_for(predicate, timeout: float = 60.0) -> None:
+    end = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > end:
+            raise AssertionError("timed out waiting")
+        time.sleep(0.05)
+
+
+def _all_store_files_are_whole(examples_dir: Path) -> list[Path]:
+    files = sorted((examples_dir / "_outputs").rglob("*.json"))
+    for f in files:
+        json.loads(f.read_text(encoding="utf-8"))  # raises on a partial file
+    return files
+
+
+# --- hostile output -------------------------------------------------------------------------
+
+HOSTILE = '''
+# %%
+import sys
+print("<script>alert('x')</script> <b>bold</b>")
+print("\\x1b[31mred\\x1b[0m plain")
+for i in range(101):
+    print(f"\\rtraining {i:3d}%|" + "#" * (i // 10), end="")
+print()
+sys.stdout.buffer.write(b"bytes: \\xff\\xfe end\\n")
+print("escaped: \\udcff")
+# %%
+print("y" * 10_000_000)
+'''
+
+
+def test_hostile_output_is_escaped_stripped_collapsed_replaced_and_truncated(write_example, examples_dir):
+    path = write_example("ch/hostile.py", HOSTILE)
+    ex = parse_example(path, examples_dir)
+    result = run_example(ex)
+    assert result.ok, result.message
+    saved = save_success(result, examples_dir)
+    raw = saved.read_bytes()
+    raw.decode("utf-8")  # the store is valid UTF-8 whatever the example printed
+    assert saved.stat().st_size < 2 * MAX_CELL_TEXT + 20_000, "10 MB of output must not reach the store"
+
+    first = result.cells[0].outputs[0]["text"]
+    assert "training 100%|##########\n" in first and "training  50%" not in first  # collapsed at capture
+    assert "bytes: \ufffd\ufffd end" in first and "escaped: \ufffd" in first
+    second = result.cells[1].outputs
+    assert len(second[0]["text"]) == MAX_CELL_TEXT
+    assert second[-1]["name"] == "stderr" and "output truncated by capture: 9,900,001 more characters" in \
+        second[-1]["text"]
+
+    md, _ = render_example(ex, freshness(ex, examples_dir), "en", lambda p: p,
+                           Links(py="x.py", ipynb="x.ipynb", notebook="x/"))
+    shown = "\n".join(re.findall(r'<div class="pn-output[^"]*">.*?</div>', md))
+    assert "<script>" not in shown and "&lt;script&gt;alert" in shown
+    assert "\x1b" not in shown and "red plain" in shown
+    assert "output truncated by capture" in shown
+
+
+# --- killed capture -----------------------------------------------------------------------
+
+SLOW = '''
+# %%
+import os, pathlib, time
+pathlib.Path(os.environ["PN_TEST_PIDFILE"]).write_text(str(os.getpid()))
+if os.environ.get("PN_TEST_SLOW"):
+    time.sleep(120)
+print("slow finished")
+'''
+
+
+def test_capture_killed_mid_run_leaves_whole_files_and_next_run_finishes(write_example, examples_dir, tmp_path):
+    write_example("a/fast.py", '# %%\nprint("fast")\n')
+    write_example("b/slow.py", SLOW)
+    pidfile = tmp_path / "slow.pid"
+    env = {**os.environ, "PN_TEST_PIDFILE": str(pidfile), "PN_TEST_SLOW": "1"}
+    proc = _capture_cli(examples_dir, env=env)
+    _wait_for(lambda: record_path("a/fast.py", examples_dir).exists() and pidfile.exists())
+    # Leave a temp file as a write killed before its rename would.
+    (examples_dir / "_outputs" / "a" / ".fast.json.x1.tmp").write_text('{"partial')
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+
+    example_pid = int(pidfile.read_text())
+    _wait_for(lambda: not Path(f"/proc/{example_pid}").exists() or
+              Path(f"/proc/{example_pid}/stat").read_text().split()[2] == "Z", timeout=10)
+
+    assert [f.name for f in _all_store_files_are_whole(examples_dir)] == ["fast.json"]
+    assert not record_path("b/slow.py", examples_dir).exists()
+
+    env.pop("PN_TEST_SLOW")
+    rerun = _capture_cli(examples_dir, env=env)
+    out, _ = rerun.communicate(timeout=120)
+    assert rerun.returncode == 0, out
+    assert "running 1 of 2" in out, out  # only the unfinished one
+    assert "slow finished" in record_path("b/slow.py", examples_dir).read_text(encoding="utf-8")
+    assert not list((examples_dir / "_outputs").rglob("*.tmp")), "leftover temp files are removed"
+
+
+def test_two_captures_at_once_do_not_corrupt_the_store(write_example, examples_dir):
+    for i in range(3):
+        write_example(f"ch/ex{i}.py", f'# %%\nimport time\ntime.sleep(0.5)\nprint("run {i}")\n')
+    first = _capture_cli(examples_dir)
+    _wait_for(lambda: (examples_dir / "_outputs" / ".lock").exists())
+    second = _capture_cli(examples_dir)
+    out1, _ = first.communicate(timeout=120)
+    out2, _ = second.communicate(timeout=120)
+    assert first.returncode == second.returncode == 0, out1 + out2
+    assert len(_all_store_files_are_whole(examples_dir)) == 3
+    # The one that waited re-checks under the lock and runs nothing twice.
+    ran = [o for o in (out1, out2) if "running 3 of 3" in o]
+    assert len(ran) == 1, out1 + "\n---\n" + out2
+    waited = out2 if ran[0] is out1 else out1
+    assert "another capture is running" in waited and "running 0 of 3" in waited
+
+
+# --- an example hangs, the others still run -------------------------------------------------
+
+def test_hanging_example_is_killed_and_the_others_still_run(write_example, examples_dir, capsys):
+    write_example("ch/hang.py", '# /// example\n# timeout = 2\n# ///\n# %%\nprint("start")\n# %%\n'
+                                'import time\nwhile True:\n    time.sleep(0.1)\n')
+    write_example("ch/ok.py", '# %%\nprint("fine")\n')
+    assert capture.main([], examples_dir) == 1
+    err = capsys.readouterr().err
+    assert "ch/hang.py:9: timed out after 2 s in cell 2 (line 9)" in err
+    assert record_path("ch/ok.py", examples_dir).exists()
+    assert failure_path("ch/hang.py", examples_dir).exists()
+
+
+# --- non-determinism ------------------------------------------------------------------------
+
+def test_check_mode_reports_cells_whose_output_changed(write_example, examples_dir, capsys):
+    write_example("ch/steady.py", '# %%\nprint(2 + 2)\n')
+    write_example("ch/clock.py", '# %%\nimport time\nprint("stable")\n# %%\nprint(time.perf_counter_ns())\n')
+    write_example("ch/timing.py", '# %%\nprint("stable")\n# %% volatile=true\nimport time\n'
+                                  'print(time.perf_counter_ns())\n')
+    assert capture.main([], examples_dir) == 0
+    before = {p: p.read_bytes() for p in (examples_dir / "_outputs").rglob("*.json")}
+    capsys.readouterr()
+
+    assert capture.main(["--check"], examples_dir) == 1
+    out, err = capsys.readouterr()
+    assert "ch/clock.py:5: cell 2 output changed between runs" in err
+    assert "steady.py" not in err and "timing.py" not in err  # deterministic, or declared volatile
+    assert "check: 3 re-run, 1 problem(s)" in out
+    assert before == {p: p.read_bytes() for p in (examples_dir / "_outputs").rglob("*.json")}, \
+        "check mode never writes the store"
+
+
+def test_check_mode_passes_when_nothing_changed(write_example, examples_dir, capsys):
+    write_example("ch/steady.py", '# %%\nimport torch\ntorch.manual_seed(0)\nprint(torch.rand(3))\n')
+    assert capture.main([], examples_dir) == 0
+    assert capture.main(["--check"], examples_dir) == 0
+
+
+@pytest.mark.parametrize("args", [["--check"], []])
+def test_broken_example_source_names_file_and_line(write_example, examples_dir, capsys, args):
+    write_example("ch/bad.py", '# %% raises=RuntimeError\nprint(1)\n')
+    assert capture.main(args, examples_dir) == 1
+    assert "ch/bad.py:1:" in capsys.readouterr().err

@@ -91,3 +91,42 @@ def all_embeds(docs_dir: Path = DOCS_DIR) -> list[Embed]:
             name = path.relative_to(Path(docs_dir).parent).as_posix()
             found.extend(find_embeds(path.read_text(encoding="utf-8"), name))
     return found
+
+
+# --- consistency of the two languages (used by tests/test_content.py) -------------------------
+
+def missing_twins(docs_dir: Path = DOCS_DIR) -> list[str]:
+    """One message per page that exists in one language only, naming both files."""
+    pages = {lang: set(language_pages(lang, docs_dir)) for lang in LANGUAGES}
+    root = Path(docs_dir).name
+    return [f"{root}/{other}/{p} is missing ({root}/{lang}/{p} exists)"
+            for lang in LANGUAGES for other in LANGUAGES if other != lang
+            for p in sorted(pages[lang] - pages[other])]
+
+
+def embed_mismatches(docs_dir: Path = DOCS_DIR) -> list[str]:
+    """One message per page whose twins embed different examples (or in another order).
+
+    Raises:
+        PageError: a page has a malformed embed.
+    """
+    per_lang = {lang: language_pages(lang, docs_dir) for lang in LANGUAGES}
+    root = Path(docs_dir).name
+    problems = []
+    for page in sorted(set.intersection(*(set(p) for p in per_lang.values()))):
+        found = {lang: [e.rel for e in find_embeds(per_lang[lang][page].read_text(encoding="utf-8"),
+                                                   f"{root}/{lang}/{page}")]
+                 for lang in LANGUAGES}
+        first, *others = LANGUAGES
+        for other in others:
+            if found[first] != found[other]:
+                problems.append(f"{root}/{first}/{page} and {root}/{other}/{page} embed different examples: "
+                                f"{found[first]} vs {found[other]}")
+    return problems
+
+
+def orphan_examples(examples: list[Path], examples_dir: Path, docs_dir: Path = DOCS_DIR) -> list[str]:
+    """Example files (``examples``, under ``examples_dir``) that no page embeds."""
+    embedded = {e.rel for e in all_embeds(docs_dir)}
+    return [f"examples/{p.relative_to(examples_dir).as_posix()}" for p in examples
+            if p.relative_to(examples_dir).as_posix() not in embedded]

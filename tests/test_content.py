@@ -5,32 +5,30 @@ from __future__ import annotations
 from collections import defaultdict
 
 import pytest
-from examplefile import EXAMPLES_DIR, discover_examples, display_path, parse_example, resolve_example
+from examplefile import EXAMPLES_DIR, discover_examples, parse_example, resolve_example
 from execute import run_example
-from pages import LANGUAGES, all_embeds, find_embeds, language_pages
+from pages import LANGUAGES, all_embeds, embed_mismatches, language_pages, missing_twins, orphan_examples
 from store import freshness
+from twins import lags
 
 EMBEDS = all_embeds()
 EMBEDDED = sorted({e.rel for e in EMBEDS})
 
 
 def test_both_languages_have_the_same_pages():
-    pages = {lang: set(language_pages(lang)) for lang in LANGUAGES}
-    zh, en = LANGUAGES
-    missing = [f"docs/{other}/{p} is missing (docs/{lang}/{p} exists)"
-               for lang, other in ((zh, en), (en, zh)) for p in sorted(pages[lang] - pages[other])]
+    missing = missing_twins()
     assert not missing, "\n".join(missing)
 
 
-@pytest.mark.parametrize("page", sorted(language_pages(LANGUAGES[0])))
-def test_twins_embed_the_same_examples_in_the_same_order(page):
-    twins = {lang: language_pages(lang).get(page) for lang in LANGUAGES}
-    if None in twins.values():
-        pytest.skip("page missing in one language (reported by the test above)")
-    found = {lang: [e.rel for e in find_embeds(p.read_text(encoding="utf-8"), f"docs/{lang}/{page}")]
-             for lang, p in twins.items()}
-    zh, en = LANGUAGES
-    assert found[zh] == found[en], f"docs/{zh}/{page} and docs/{en}/{page} embed different examples"
+def test_twins_embed_the_same_examples_in_the_same_order():
+    mismatches = embed_mismatches()
+    assert not mismatches, "\n".join(mismatches)
+
+
+def test_no_translation_lags_behind():
+    """A page changed in one language since the pair was last synced (see scripts/twins.py)."""
+    found = lags()
+    assert not found, "\n".join(lag.describe() for lag in found)
 
 
 def test_every_embed_names_an_existing_example():
@@ -40,9 +38,7 @@ def test_every_embed_names_an_existing_example():
 
 
 def test_every_example_is_embedded():
-    embedded = set(EMBEDDED)
-    orphans = [display_path(p) for p in discover_examples()
-               if p.relative_to(EXAMPLES_DIR).as_posix() not in embedded]
+    orphans = orphan_examples(discover_examples(), EXAMPLES_DIR)
     assert not orphans, "examples embedded in no page: " + ", ".join(orphans)
 
 

@@ -7,7 +7,7 @@ ARGS    ?=
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: help serve build offline test capture bench lint check-links new-chapter lock clean
+.PHONY: help serve build offline test capture bench lint check-links new-chapter twins hooks lock clean
 
 help:
 	@echo "make serve    - site at http://127.0.0.1:8000 (reloads on page, example and output changes)"
@@ -19,6 +19,8 @@ help:
 	@echo "make lint     - ruff"
 	@echo "make check-links - check external links in the pages (network; never blocks the build)"
 	@echo "make new-chapter NAME=<slug> [SECTION=<nav section>] - scaffold an example and its two pages"
+	@echo "make twins    - list pages whose translation lags (ARGS='sync tensors.md' records a pair as in step)"
+	@echo "make hooks    - install the pre-commit hooks (ruff, Chinese typesetting)"
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(PY) || python3 -m venv $(VENV)
@@ -49,6 +51,12 @@ check-links: $(STAMP)
 
 new-chapter: $(STAMP)
 	$(PY) scripts/scaffold.py "$(NAME)" $(if $(SECTION),--section "$(SECTION)")
+
+twins: $(STAMP)
+	$(PY) scripts/twins.py $(ARGS)
+
+hooks: $(STAMP)
+	$(VENV)/bin/pre-commit install
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check scripts tests examples

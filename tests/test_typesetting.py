@@ -2,15 +2,14 @@
 
 autocorrect (https://github.com/huacnlee/autocorrect) adds spaces between CJK and Latin
 text and turns half-width punctuation in Chinese prose into full-width; a page passes when
-autocorrect would change nothing.
+autocorrect would change nothing. The check lives in scripts/typesetting.py (also run by pre-commit).
 """
 
 from __future__ import annotations
 
-import difflib
-
-import autocorrect_py
 import pytest
+import scaffold
+import typesetting
 from pages import language_pages
 
 ZH_PAGES = language_pages("zh")
@@ -18,17 +17,22 @@ ZH_PAGES = language_pages("zh")
 
 @pytest.mark.parametrize("name", sorted(ZH_PAGES))
 def test_chinese_page_is_typeset(name):
-    text = ZH_PAGES[name].read_text(encoding="utf-8")
-    fixed = autocorrect_py.format_for(text, "markdown")
-    if fixed != text:
-        bad = []
-        for tag, i1, i2, _, _ in difflib.SequenceMatcher(None, text.splitlines(), fixed.splitlines()).get_opcodes():
-            if tag != "equal":
-                bad += [f"docs/zh/{name}:{n + 1}: {text.splitlines()[n].strip()[:80]}" for n in range(i1, i2)]
-        fix = difflib.unified_diff(text.splitlines(), fixed.splitlines(), lineterm="", n=0)
-        pytest.fail("Chinese typesetting (spaces between CJK and Latin, full-width punctuation):\n"
-                    + "\n".join(bad[:20]) + "\nsuggested:\n" + "\n".join(list(fix)[:40]))
+    found = typesetting.problems(ZH_PAGES[name])
+    assert not found, "Chinese typesetting (spaces between CJK and Latin, full-width punctuation):\n" + \
+        "\n".join(found)
 
 
-def test_checker_can_fail():
-    assert autocorrect_py.format_for("使用PyTorch的张量,很方便.", "markdown") != "使用PyTorch的张量,很方便."
+def test_checker_can_fail(tmp_path, capsys):
+    page = tmp_path / "bad.md"
+    page.write_text("# 标题\n\n使用PyTorch的张量,很方便.\n", encoding="utf-8")
+    assert typesetting.main([str(page)]) == 1
+    out = capsys.readouterr().out
+    assert "bad.md:3: 使用PyTorch的张量,很方便." in out and "+使用 PyTorch 的张量，很方便。" in out
+    assert typesetting.main(["--fix", str(page)]) == 0
+    assert typesetting.main([str(page)]) == 0
+
+
+def test_scaffolded_chinese_page_is_typeset(tmp_path):
+    page = tmp_path / "x.md"
+    page.write_text(scaffold.PAGE_ZH.format(title="注意力", slug="attention"), encoding="utf-8")
+    assert typesetting.problems(page) == []

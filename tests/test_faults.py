@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import capture
 import pytest
@@ -190,3 +191,29 @@ def test_broken_example_source_names_file_and_line(write_example, examples_dir, 
     write_example("ch/bad.py", '# %% raises=RuntimeError\nprint(1)\n')
     assert capture.main(args, examples_dir) == 1
     assert "ch/bad.py:1:" in capsys.readouterr().err
+
+
+# --- a failed re-capture, as the site shows it ----------------------------------------------
+
+def test_failed_recapture_shows_last_good_output_with_notice_and_warns(write_example, examples_dir, monkeypatch,
+                                                                       caplog):
+    """The page keeps the last good output and says the re-capture failed; the warning makes
+    ``mkdocs build --strict`` (``make build``) fail while ``make serve`` keeps serving."""
+    import mkdocs_hooks
+
+    path = write_example("ch/ex.py", '# %%\nprint("the good output")\n')
+    assert capture.main([str(path)], examples_dir) == 0
+    path.write_text('# %%\nprint("the good output")\nraise ValueError("broken by an edit")\n')
+    assert capture.main([str(path)], examples_dir) == 1
+
+    monkeypatch.setattr(mkdocs_hooks, "resolve_example", lambda rel: examples_dir / rel)
+    monkeypatch.setattr(mkdocs_hooks, "parse_example", lambda p: parse_example(p, examples_dir))
+    monkeypatch.setattr(mkdocs_hooks, "freshness", lambda ex: freshness(ex, examples_dir))
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="en/t.md", url="en/t/"))
+    with caplog.at_level("WARNING"):
+        md = mkdocs_hooks.on_page_markdown("# T\n\n::: example ch/ex.py\n", page,
+                                           SimpleNamespace(use_directory_urls=True), None)
+    assert "Re-capture failed" in md and "ch/ex.py:3: ValueError: broken by an edit" in md
+    assert "the good output" in md
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert any("docs/en/t.md:3: the last capture of examples/ch/ex.py failed" in w for w in warnings), warnings

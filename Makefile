@@ -34,8 +34,10 @@ serve: $(STAMP)
 build: $(STAMP)
 	$(VENV)/bin/mkdocs build --strict --site-dir site
 
+# Material's offline plugin (mkdocs.yml): no directory URLs, search index inlined as a script.
 offline: $(STAMP)
 	OFFLINE=true $(VENV)/bin/mkdocs build --strict --site-dir site-offline
+	@echo "offline copy: open site-offline/index.html in a browser (file://), or zip site-offline/"
 
 test: $(STAMP)
 	$(VENV)/bin/pytest $(ARGS)

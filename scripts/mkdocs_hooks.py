@@ -36,6 +36,7 @@ from notebook import build_notebook, dumps  # noqa: E402
 from pages import DOCS_DIR, LANGUAGES, PageError, find_embeds, language_pages  # noqa: E402
 from render import Links, figure_assets, render_example  # noqa: E402
 from store import StoreError, freshness, load_record  # noqa: E402
+from twins import TwinsError, lags  # noqa: E402
 
 log = get_plugin_logger("pytorch_notes")
 NOTEBOOK_SECTION = {"zh": "示例笔记本", "en": "Example notebooks"}
@@ -106,8 +107,8 @@ def on_pre_build(config) -> None:
                 continue
             target = root / (rel[:-3] + ".ipynb")
             wanted.add(target)
-            page_url = page[:-3] + "/" if not page.endswith("index.md") else page[:-8]
-            chapter_url = get_relative_url(page_url, f"notebooks/{rel[:-3]}/")
+            page_url = _page_url(page, config.use_directory_urls)
+            chapter_url = get_relative_url(page_url, _notebook_urls(rel, config.use_directory_urls)[0])
             _write_if_changed(target, dumps(build_notebook(record, lang, title, chapter_url)))
         for stale in root.rglob("*.ipynb") if root.exists() else []:
             if stale not in wanted:
@@ -124,12 +125,11 @@ class _NotebookPage(File):
         return False
 
 
-def _as_page(f: File, site_dir: str) -> File:
+def _as_page(f: File, site_dir: str, use_directory_urls: bool = True) -> File:
     nb = copy.copy(f)
     nb.__class__ = _NotebookPage
-    dest = f.dest_uri  # i18n copies mkdocs-jupyter's page path (.../index.html) or the raw .ipynb
-    nb.dest_uri = dest[: -len(".ipynb")] + "/index.html" if dest.endswith(".ipynb") else dest
-    nb.url = nb.dest_uri[: -len("index.html")]
+    # i18n copies mkdocs-jupyter's page path (.../index.html, or .html offline) or the raw .ipynb
+    nb.dest_uri, nb.url = _notebook_page_dest(f.dest_uri, use_directory_urls)
     nb.abs_dest_path = os.path.normpath(os.path.join(site_dir, nb.dest_uri))
     return nb
 
@@ -139,11 +139,12 @@ def on_files(files, config):
     lang = _lang(config)
     for f in list(files):
         if f.src_uri.endswith(".ipynb") and "/notebooks/" in f"/{f.src_uri}":
-            page = _as_page(f, config.site_dir)
+            page = _as_page(f, config.site_dir, config.use_directory_urls)
             alternates = getattr(f, "alternates", None)
             if alternates:
-                page.alternates = {k: (page if k == lang else _as_page(v, config.site_dir))
+                page.alternates = {k: (page if k == lang else _as_page(v, config.site_dir, config.use_directory_urls))
                                    for k, v in alternates.items()}
+            _add_notebook_alternates(page, lang, config.use_directory_urls)
             files.remove(f)
             files.append(page)
     # Figures and .py downloads live once at the site root, shared by both languages.
@@ -167,6 +168,12 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
         return markdown
     lang = src.split("/", 1)[0] if src.split("/", 1)[0] in LANGUAGES else LANGUAGES[0]
     page_name = f"docs/{src}"
+    banner = _twin_lag_banner(page, lang)
+    markdown = _embed_examples(markdown, page, config, lang, page_name)
+    return _insert_after_h1(markdown, banner) if banner else markdown
+
+
+def _embed_examples(markdown: str, page, config, lang: str, page_name: str) -> str:
     try:
         embeds = find_embeds(markdown, page_name)
     except PageError as exc:
@@ -195,13 +202,57 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
         if fresh.failure:
             log.warning(f"{page_name}:{e.line}: the last capture of examples/{e.rel} failed: "
                         f"{fresh.failure.get('location')}: {fresh.failure.get('message')}")
-        nb_dir = ("" if lang == LANGUAGES[0] else f"{lang}/") + f"notebooks/{e.rel[:-3]}/"
+        lang_root = "" if lang == LANGUAGES[0] else f"{lang}/"
+        nb_page, nb_file = _notebook_urls(e.rel, config.use_directory_urls)
         links = Links(py=url_for(f"examples/{e.rel}"),
-                      ipynb=url_for(nb_dir + Path(e.rel).stem + ".ipynb"),
-                      notebook=url_for(nb_dir))
+                      ipynb=url_for(lang_root + nb_file),
+                      notebook=url_for(lang_root + nb_page))
         rendered, _ = render_example(example, fresh, lang, url_for, links)
         lines[e.line - 1: e.line] = rendered.splitlines()
     return "\n".join(lines) + "\n"
+
+
+TWIN_BANNER = {
+    "zh": ("译文可能已过期",
+           "{changed}版在上次同步之后改过，这一页可能还没跟上。请以[{changed}版]({url})为准；也欢迎帮忙更新本页。"),
+    "en": ("This translation may be out of date",
+           "The {changed} version changed after this page was last synced with it. "
+           "When in doubt, read the [{changed} version]({url}), or help update this page."),
+}
+LANGUAGE_LABELS = {"zh": {"zh": "中文", "en": "英文"}, "en": {"zh": "Chinese", "en": "English"}}
+BOTH_CHANGED = {
+    "zh": ("两种语言的版本可能不一致", "这一页的中文版和英文版在上次同步之后都改过，内容可能还没对齐。"),
+    "en": ("The two languages may disagree", "Both the Chinese and the English version of this page changed "
+           "since they were last synced."),
+}
+
+
+def _twin_lag_banner(page, lang: str) -> str:
+    """An admonition for a page whose twin changed after the last sync (see scripts/twins.py)."""
+    rel = page.file.src_uri.split("/", 1)[1] if page.file.src_uri.split("/", 1)[0] in LANGUAGES else \
+        page.file.src_uri
+    try:
+        lag = next((x for x in lags() if x.page == rel), None)
+    except TwinsError as exc:
+        log.warning(str(exc))
+        return ""
+    if lag is None or lang not in lag.stale:
+        return ""
+    other = next(lg for lg in LANGUAGES if lg != lang)
+    if lang in lag.changed or not lag.changed:
+        title, body = BOTH_CHANGED[lang]
+    else:
+        url = f"{other}/{page.file.url}" if lang == LANGUAGES[0] else page.file.url.removeprefix(f"{lang}/")
+        title, template = TWIN_BANNER[lang]
+        body = template.format(changed=LANGUAGE_LABELS[lang][other], url=get_relative_url(url, page.file.url))
+    log.info(f"docs/{page.file.src_uri}: translation may be out of date ({lag.describe()})")
+    return f'!!! warning "{title}"\n\n    {body}\n'
+
+
+def _insert_after_h1(markdown: str, block: str) -> str:
+    lines = markdown.split("\n")
+    at = next((i + 1 for i, ln in enumerate(lines) if ln.startswith("# ")), 0)
+    return "\n".join(lines[:at] + ["", block] + lines[at:])
 
 
 def on_page_context(context, page, config, nav):
@@ -279,5 +330,90 @@ def on_post_build(config) -> None:
     for lang, docs in by_lang.items():
         target = index_path if lang == LANGUAGES[0] else site / lang / "search" / "search_index.json"
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps({**index, "docs": docs}, ensure_ascii=False, separators=(",", ":")),
-                          encoding="utf-8")
+        text = json.dumps({**index, "docs": docs}, ensure_ascii=False, separators=(",", ":"))
+        target.write_text(text, encoding="utf-8")
+        if _offline_enabled(config):
+            _write_offline_search_script(target, text)
+
+
+# --- URLs with and without directory URLs, and the offline copy (`make offline`) ---------------------
+# Material's offline plugin (mkdocs.yml, on with OFFLINE=true) sets ``use_directory_urls: false`` so that
+# links work from file://: pages become ``autograd.html`` instead of ``autograd/``.
+
+
+def _page_url(src_rel: str, use_directory_urls: bool) -> str:
+    """URL of the page ``src_rel`` (e.g. ``"autograd.md"``, ``"index.md"``) relative to its language root.
+
+    ``autograd/`` and ``""`` with directory URLs; ``autograd.html`` and ``index.html`` without.
+    """
+    stem = src_rel[: -len(".md")]
+    if not use_directory_urls:
+        return stem + ".html"
+    if stem == "index" or stem.endswith("/index"):
+        return stem[: -len("index")]
+    return stem + "/"
+
+
+def _notebook_urls(rel: str, use_directory_urls: bool) -> tuple[str, str]:
+    """(page URL, ``.ipynb`` URL) of the notebook of example ``rel``, relative to the language root.
+
+    With directory URLs: ``notebooks/autograd/leaf/`` and ``notebooks/autograd/leaf/leaf.ipynb``
+    (mkdocs-jupyter copies the notebook beside its page); without them:
+    ``notebooks/autograd/leaf.html`` and ``notebooks/autograd/leaf.ipynb``.
+    """
+    base = f"notebooks/{rel[: -len('.py')]}"
+    if use_directory_urls:
+        return base + "/", f"{base}/{Path(rel).stem}.ipynb"
+    return base + ".html", base + ".ipynb"
+
+
+def _notebook_page_dest(dest_uri: str, use_directory_urls: bool) -> tuple[str, str]:
+    """(dest_uri, url) of a notebook page, given the dest_uri i18n left on its File.
+
+    That is mkdocs-jupyter's page path (``x/index.html``, or ``x.html`` without directory URLs)
+    or the raw ``x.ipynb``.
+    """
+    if dest_uri.endswith(".ipynb"):
+        stem = dest_uri[: -len(".ipynb")]
+        dest_uri = stem + "/index.html" if use_directory_urls else stem + ".html"
+    if use_directory_urls and (dest_uri == "index.html" or dest_uri.endswith("/index.html")):
+        return dest_uri, dest_uri[: -len("index.html")]
+    return dest_uri, dest_uri
+
+
+def _add_notebook_alternates(page: File, lang: str, use_directory_urls: bool) -> None:
+    """Give a notebook page its twin in every other language, for the language switcher.
+
+    i18n pairs only the Markdown pages: a notebook page knew only itself, so switching language
+    on it went to the other language's home page. The twin is the same example's notebook, which
+    ``on_pre_build`` wrote for each language; only its ``url`` is read (by i18n's page context).
+    """
+    alternates = dict(getattr(page, "alternates", None) or {lang: page})
+    example = page.src_uri.split("notebooks/", 1)[1][: -len(".ipynb")] + ".py"
+    for other in LANGUAGES:
+        if other in alternates or not (DOCS_DIR / other / "notebooks" / (example[:-3] + ".ipynb")).is_file():
+            continue
+        twin = copy.copy(page)
+        prefix = "" if other == LANGUAGES[0] else f"{other}/"
+        twin.src_uri = f"{other}/notebooks/{example[:-3]}.ipynb"
+        twin.url = prefix + _notebook_urls(example, use_directory_urls)[0]
+        twin.dest_uri = _notebook_page_dest(prefix + _notebook_urls(example, False)[1], use_directory_urls)[0]
+        alternates[other] = twin
+    page.alternates = alternates
+
+
+def _offline_enabled(config) -> bool:
+    """True when Material's offline plugin is on (``make offline``: ``OFFLINE=true``)."""
+    plugin = config.plugins.get("material/offline") or config.plugins.get("offline")
+    return bool(plugin is not None and plugin.config.enabled)
+
+
+def _write_offline_search_script(index_json: Path, text: str) -> None:
+    """Write ``search_index.js`` beside ``index_json``: the index as a script, for file://.
+
+    From file://, Material loads ``<base>/search/search_index.js`` with a script tag and reads the
+    global ``__index`` (a fetch of the JSON would be blocked). Its offline plugin writes that script
+    from the merged index of all languages before this hook splits it, so each language's script is
+    rewritten here from that language's index ``text``.
+    """
+    index_json.with_name("search_index.js").write_text(f"var __index = {text}", encoding="utf-8")

@@ -19,8 +19,10 @@ store written by ``make capture``.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -299,6 +301,31 @@ def on_nav(nav, config, files):
             s.parent = top
         nav.items.append(top)
     return nav
+
+
+_INLINE_STYLE_RE = re.compile(r'<style type="text/css">(.*?)</style>', re.S)
+NOTEBOOK_CSS_MIN = 1024  # inline style blocks at least this long (characters) move to a shared file
+
+
+def on_post_page(output: str, page, config) -> str:
+    """Notebook pages: move nbconvert's inline stylesheets (~590 KB, the same on every notebook
+    page) into content-addressed files under ``assets/notebook/``, linked in place (same
+    cascade order), so a reader downloads them once instead of with every notebook page."""
+    if not page.file.src_uri.endswith(".ipynb"):
+        return output
+
+    def to_link(m: re.Match) -> str:
+        css = m.group(1)
+        if len(css) < NOTEBOOK_CSS_MIN:
+            return m.group(0)
+        name = f"assets/notebook/{hashlib.sha256(css.encode('utf-8')).hexdigest()[:16]}.css"
+        target = Path(config.site_dir) / name
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(css, encoding="utf-8")
+        return f'<link rel="stylesheet" href="{get_relative_url(name, page.url)}">'
+
+    return _INLINE_STYLE_RE.sub(to_link, output)
 
 
 @event_priority(-200)  # after i18n merged every language into one index

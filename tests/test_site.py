@@ -125,3 +125,18 @@ def test_embed_syntax_inside_code_fences_is_left_alone():
     import mkdocs_hooks
     md = "# T\n\n```markdown\n::: example nowhere/missing.py\n```\n"
     assert "::: example nowhere/missing.py" in mkdocs_hooks.on_page_markdown(md, fake_page("en/t.md"), None, None)
+
+
+def test_notebook_pages_share_their_stylesheets(site):
+    """nbconvert's ~590 KB of inline CSS is moved to shared files, linked from every notebook page."""
+    pages = sorted(site.glob("notebooks/*/*/index.html")) + sorted(site.glob("en/notebooks/*/*/index.html"))
+    assert pages
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        big = [m for m in re.findall(r'<style type="text/css">(.*?)</style>', html, re.S) if len(m) >= 1024]
+        assert not big, f"{page.relative_to(site)}: {len(big)} large inline stylesheet(s) left"
+        links = re.findall(r'<link rel="stylesheet" href="([^"]*assets/notebook/[0-9a-f]{16}\.css)">', html)
+        assert len(links) >= 2, page.relative_to(site)
+        for href in links:
+            assert (page.parent / href).resolve().is_file(), f"{page.relative_to(site)}: {href} missing"
+        assert len(html.encode("utf-8")) < 300_000, f"{page.relative_to(site)} is {len(html) // 1000} KB"

@@ -1,0 +1,119 @@
+"""The pure parts of scripts/bench.py: figures and the table, page weight, content replication.
+
+The benchmark itself (`make bench`) is not run here: it takes minutes.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from bench import Figure, flatten_nav, format_table, overhead_subset, page_weights, ratio, replicate
+
+
+def test_figure_summarises_samples_and_checks_the_median():
+    f = Figure("build", "s", [12.0, 8.0, 9.0], ("<", 10))
+    assert (f.median, f.min, f.max) == (9.0, 8.0, 12.0)
+    assert f.met is True
+    assert Figure("build", "s", [12.0, 11.0, 9.0], ("<", 10)).met is False
+    assert Figure("count", "", [1.0], ("==", 1)).met is True
+    assert Figure("no target", "s", [1.0]).met is None
+
+
+def test_ratio_uses_medians_and_extreme_samples():
+    slow, fast = Figure("slow", "s", [100.0, 90.0, 110.0]), Figure("fast", "s", [4.0, 5.0, 6.0])
+    r = ratio("speed-up", slow, fast, (">=", 20))
+    assert r.median == pytest.approx(20.0)
+    assert r.min == pytest.approx(90 / 6) and r.max == pytest.approx(110 / 4)
+    assert r.met is True
+
+
+def test_table_shows_median_min_max_target_and_result():
+    table = format_table([Figure("build, warm", "s", [9.5, 9.0, 12.25], ("<", 10)),
+                          Figure("page weight", "KB", [350.0], ("<", 300), "20 pages"),
+                          Figure("index size", "KB", [12.0])])
+    lines = table.splitlines()
+    assert lines[0].split()[:6] == ["figure", "median", "min", "max", "target", "result"]
+    assert set(lines[1]) <= {"-", " "}
+    warm = lines[2]
+    assert warm.startswith("build, warm")
+    assert [warm.index(x) for x in ("9.50 s", "9.00 s", "12.25 s", "< 10.00 s", "met")] == sorted(
+        warm.index(x) for x in ("9.50 s", "9.00 s", "12.25 s", "< 10.00 s", "met"))
+    assert "MISSED" in lines[3] and "20 pages" in lines[3]
+    assert lines[4].split()[-2:] == ["-", "1"]  # no target: no result; one run
+    assert all(len(line) <= len(lines[1]) for line in lines)  # columns are padded to one width
+
+
+def _write(path: Path, data: bytes | str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data if isinstance(data, bytes) else data.encode())
+    return path
+
+
+GENERATOR = '<meta name="generator" content="mkdocs-1.6.1, mkdocs-material-9.8.1">'
+
+
+def test_page_weight_counts_each_referenced_asset_once_per_page(tmp_path):
+    site = tmp_path / "site"
+    _write(site / "assets/site.css", "body{background:url('../img/bg.png')} .x{background:url(data:image/png,AA)}")
+    _write(site / "img/bg.png", b"b" * 300)
+    _write(site / "assets/app.js", b"j" * 1000)
+    _write(site / "img/fig.png", b"p" * 5000)
+    _write(site / "search/search_index.json", b"s" * 100000)
+    index = _write(site / "index.html", GENERATOR + '<link rel="stylesheet" href="assets/site.css">'
+                   '<link rel="stylesheet" href="assets/site.css?v=2"><script src="assets/app.js"></script>'
+                   '<img src="img/fig.png"><img src="https://cdn.example.org/x.png"><script src="gone.js"></script>')
+    page = _write(site / "ch/page/index.html", GENERATOR + '<link rel="stylesheet" href="../../assets/site.css">'
+                  '<script src="/assets/app.js"></script><a href="../../search/search_index.json">index</a>')
+    _write(site / "404.html", GENERATOR + "<img src='img/fig.png'>")
+    _write(site / "overrides/main.html", "<script src=\"{{ 'x.js' | url }}\"></script>")  # a template, not a page
+    css = (site / "assets/site.css").stat().st_size
+    weights = {w.page: w for w in page_weights(site)}
+    assert set(weights) == {"index.html", "ch/page/index.html"}
+    first = weights["index.html"]
+    assert first.bytes == index.stat().st_size + css + 300 + 1000 + 5000
+    assert first.external == ["https://cdn.example.org/x.png"] and first.missing == ["gone.js"]
+    assert sorted(first.assets) == ["assets/app.js", "assets/site.css", "img/bg.png", "img/fig.png"]
+    second = weights["ch/page/index.html"]
+    assert second.bytes == page.stat().st_size + css + 300 + 1000  # shared assets count again; no index
+    assert 0 < second.gzip_bytes < second.bytes
+
+
+def test_flatten_nav_keeps_page_order():
+    nav = ["index.md", {"Basics": ["intro.md", {"More": ["deep/x.md"]}]}, {"Link": "https://example.org"}, "b.md"]
+    assert flatten_nav(nav) == ["index.md", "intro.md", "deep/x.md", "b.md"]
+
+
+def test_replicate_copies_pages_examples_and_outputs(tmp_path):
+    root = tmp_path
+    _write(root / "examples/ch/ex.py", "# %%\nprint(1)\n")
+    record = {"format": 1, "example": "ch/ex.py", "source_sha256": "abc", "provenance": {}, "cells": []}
+    _write(root / "examples/_outputs/ch/ex.json", json.dumps(record))
+    for lang in ("zh", "en"):
+        _write(root / f"docs/{lang}/a.md", "# A\n\n::: example ch/ex.py\n\n```\n::: example ch/ex.py\n```\n")
+        _write(root / f"docs/{lang}/unlisted.md", "# U\n")
+    nav = ["a.md"]
+    new_nav = replicate(root, 3, nav)
+    assert nav == ["a.md"]  # not modified in place
+    assert new_nav == ["a.md", {"Replica 2": ["a-r2.md"]}, {"Replica 3": ["a-r3.md"]}]
+    for i in (2, 3):
+        assert (root / f"examples/ch-r{i}/ex.py").read_text() == "# %%\nprint(1)\n"
+        copied = json.loads((root / f"examples/_outputs/ch-r{i}/ex.json").read_text())
+        assert copied["example"] == f"ch-r{i}/ex.py" and copied["source_sha256"] == "abc"
+        for lang in ("zh", "en"):
+            text = (root / f"docs/{lang}/a-r{i}.md").read_text()
+            assert text.startswith(f"# A\n\n::: example ch-r{i}/ex.py\n")
+            assert not (root / f"docs/{lang}/unlisted-r{i}.md").exists()
+    assert replicate(root, 1, nav) == nav
+
+
+def test_overhead_subset_skips_raising_examples_and_spreads_over_run_times(examples_dir, write_example):
+    for n, seconds in enumerate([1.0, 2.0, 3.0, 4.0, 5.0]):
+        write_example(f"ch/e{n}.py", "# %%\nprint(1)\n")
+        _write(examples_dir / f"_outputs/ch/e{n}.json",
+               json.dumps({"example": f"ch/e{n}.py", "provenance": {"duration_s": seconds}}))
+    write_example("ch/raises.py", '# %% raises="KeyError"\n{}[1]\n')
+    assert overhead_subset(0, examples_dir) == [f"ch/e{n}.py" for n in range(5)]
+    assert overhead_subset(3, examples_dir) == ["ch/e0.py", "ch/e2.py", "ch/e4.py"]
+    assert overhead_subset(1, examples_dir) == ["ch/e2.py"]

@@ -651,15 +651,22 @@ def bench_weight(site: Path) -> list[Figure]:
     external = sorted({e for w in weights for e in w.external})
     notebooks = [w.bytes for w in weights if "/notebooks/" in f"/{w.page}"]
     written = [w.bytes for w in weights if "/notebooks/" not in f"/{w.page}"]
-    figures = [Figure("page weight, median page", "KB", [statistics.median(w.bytes for w in weights) / 1000],
-                      ("<", 300), f"{len(weights)} pages; uncompressed"),
-               Figure("page weight, largest page", "KB", [biggest.bytes / 1000], note=biggest.page)]
+    # "Transferred" is what crosses the network: static hosts (GitHub Pages, nginx/Caddy with the
+    # snippets in docs/*/deploy.md) send HTML, CSS and JS gzip-compressed, so the target applies to
+    # the gzip size; the uncompressed size is reported beside it.
+    biggest_gz = max(weights, key=lambda w: w.gzip_bytes)
+    figures = [Figure("page weight, median page (transferred, gzip)", "KB",
+                      [statistics.median(w.gzip_bytes for w in weights) / 1000], ("<", 300),
+                      f"{len(weights)} pages; zlib level 6"),
+               Figure("page weight, largest page (transferred, gzip)", "KB", [biggest_gz.gzip_bytes / 1000],
+                      note=biggest_gz.page),
+               Figure("page weight, median page (uncompressed)", "KB",
+                      [statistics.median(w.bytes for w in weights) / 1000], note="as stored on disk"),
+               Figure("page weight, largest page (uncompressed)", "KB", [biggest.bytes / 1000], note=biggest.page)]
     figures += [Figure(f"page weight, median {kind} page", "KB", [statistics.median(sizes) / 1000],
                        note=f"{len(sizes)} pages")
                 for kind, sizes in (("chapter", written), ("notebook", notebooks)) if sizes]
-    figures += [Figure("page weight, median page (gzip)", "KB",
-                       [statistics.median(w.gzip_bytes for w in weights) / 1000], note="zlib level 6"),
-                Figure("referenced assets missing or external", "", [len(missing) + len(external)], ("==", 0),
+    figures += [Figure("referenced assets missing or external", "", [len(missing) + len(external)], ("==", 0),
                        ", ".join((missing + external)[:3]))]
     figures += [Figure(f"search index, {lang}", "KB", [b / 1000]) for lang, b in search_index_sizes(site).items()]
     return figures

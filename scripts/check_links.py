@@ -24,11 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pages import DOCS_DIR, LANGUAGES, language_pages  # noqa: E402
+from pages import DOCS_DIR, LANGUAGES, language_pages, prose_lines  # noqa: E402
 
 # Markdown links/images `](url)`, autolinks `<url>`, and bare URLs; stops at whitespace, quotes, brackets.
 URL_RE = re.compile(r"""https?://[^\s<>()"'`\]]+""")
-_FENCE_RE = re.compile(r"^\s*(`{3,}|~{3,})")
 USER_AGENT = "pytorch-notes-link-check/1 (+https://github.com/pytorch-notes/pytorch-notes)"
 
 
@@ -43,17 +42,8 @@ class Link:
 
 def find_links(markdown: str, page: str) -> list[Link]:
     """External links of a page, outside fenced code blocks (code shows URLs, it does not link)."""
-    links, fence = [], None
-    for lineno, line in enumerate(markdown.splitlines(), start=1):
-        m = _FENCE_RE.match(line)
-        if m:
-            if fence is None:
-                fence = m.group(1)[0]
-            elif m.group(1)[0] == fence:
-                fence = None
-            continue
-        if fence:
-            continue
+    links = []
+    for lineno, line in prose_lines(markdown):
         for url in URL_RE.findall(line):
             links.append(Link(page, lineno, url.rstrip(".,;:，。；：")))
     return links

@@ -38,7 +38,7 @@ from notebook import build_notebook, dumps  # noqa: E402
 from pages import DOCS_DIR, LANGUAGES, PageError, find_embeds, language_pages  # noqa: E402
 from render import Links, figure_assets, render_example  # noqa: E402
 from store import StoreError, freshness, load_record  # noqa: E402
-from twins import TwinsError, lags  # noqa: E402
+from twins import TwinsError, page_lag  # noqa: E402
 
 log = get_plugin_logger("pytorch_notes")
 NOTEBOOK_SECTION = {"zh": "示例笔记本", "en": "Example notebooks"}
@@ -234,7 +234,7 @@ def _twin_lag_banner(page, lang: str) -> str:
     rel = page.file.src_uri.split("/", 1)[1] if page.file.src_uri.split("/", 1)[0] in LANGUAGES else \
         page.file.src_uri
     try:
-        lag = next((x for x in lags() if x.page == rel), None)
+        lag = page_lag(rel)
     except TwinsError as exc:
         log.warning(str(exc))
         return ""

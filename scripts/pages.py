@@ -40,6 +40,22 @@ class Embed:
     rel: str
 
 
+def prose_lines(markdown: str):
+    """Yield ``(line number, line)`` for each line outside fenced code blocks (1-based numbers)."""
+    fence = None
+    for lineno, line in enumerate(markdown.splitlines(), start=1):
+        m = _FENCE_RE.match(line)
+        if m:
+            mark = m.group(1)
+            if fence is None:
+                fence = mark
+            elif mark[0] == fence[0] and len(mark) >= len(fence) and not line.strip()[len(mark):].strip():
+                fence = None
+            continue
+        if fence is None:
+            yield lineno, line
+
+
 def find_embeds(markdown: str, page: str) -> list[Embed]:
     """All embeds of ``markdown`` in order.
 
@@ -50,18 +66,8 @@ def find_embeds(markdown: str, page: str) -> list[Embed]:
     Raises:
         PageError: a line looks like an embed but is malformed.
     """
-    embeds, fence = [], None
-    for lineno, line in enumerate(markdown.splitlines(), start=1):
-        m = _FENCE_RE.match(line)
-        if m:
-            mark = m.group(1)
-            if fence is None:
-                fence = mark
-            elif mark[0] == fence[0] and len(mark) >= len(fence) and not line.strip()[len(mark):].strip():
-                fence = None
-            continue
-        if fence is not None:
-            continue
+    embeds = []
+    for lineno, line in prose_lines(markdown):
         hit = EMBED_RE.match(line)
         if hit:
             embeds.append(Embed(page, lineno, hit.group("rel")))

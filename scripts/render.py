@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from examplefile import Example
+from runner import collapse_carriage_returns
 from store import Freshness
 
 STRINGS = {
@@ -90,16 +91,10 @@ def clean_text(text: str) -> str:
     """Make captured text display as a terminal would have left it.
 
     Strips ANSI escape sequences and collapses carriage-return rewrites (progress bars)
-    to the final state of each line.
+    to the final state of each line, with the rule the capture already applied
+    (``runner.collapse_carriage_returns``), so older records display the same way.
     """
-    text = _ANSI_RE.sub("", text)
-    lines = []
-    for line in text.split("\n"):
-        if "\r" in line:
-            parts = [p for p in line.split("\r") if p]
-            line = parts[-1] if parts else ""
-        lines.append(line)
-    return "\n".join(lines)
+    return collapse_carriage_returns(_ANSI_RE.sub("", text)).removesuffix("\r")
 
 
 def _pre(text: str, classes: str, label: str = "") -> str:

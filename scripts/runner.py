@@ -55,7 +55,7 @@ def collapse_carriage_returns(tail: str) -> str:
 
     A complete line keeps its last non-empty ``\r`` segment; the unfinished last line keeps
     its last segment plus a trailing ``\r`` if it ends with one, so later writes still
-    overwrite it. ``render.clean_text`` applies the same rule at display time.
+    overwrite it. ``render.clean_text`` reuses it at display time.
     """
     lines = tail.split("\n")
     for i, line in enumerate(lines):

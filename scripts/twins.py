@@ -105,30 +105,34 @@ def save_ledger(pages: dict[str, dict[str, str]], docs_dir: Path = DOCS_DIR) -> 
     atomic_write_text(ledger_path(docs_dir), json.dumps(data, ensure_ascii=False, indent=1) + "\n")
 
 
+def _lag(page: str, recorded: dict[str, str] | None, docs_dir: Path) -> Lag | None:
+    """The lag of one page pair (present in every language), or None if it is in step."""
+    if recorded is None:
+        return Lag(page, (), LANGUAGES)
+    changed = tuple(lang for lang in LANGUAGES
+                    if recorded.get(lang) != text_hash(Path(docs_dir) / lang / page))
+    if not changed:
+        return None
+    stale = LANGUAGES if len(changed) == len(LANGUAGES) else tuple(lg for lg in LANGUAGES if lg not in changed)
+    return Lag(page, changed, stale)
+
+
 def lags(docs_dir: Path = DOCS_DIR) -> list[Lag]:
     """Every page pair (present in both languages) that is out of step, in page order."""
     ledger = load_ledger(docs_dir)
-    per_lang = {lang: language_pages(lang, docs_dir) for lang in LANGUAGES}
-    found = []
-    for page in sorted(set.intersection(*(set(p) for p in per_lang.values()))):
-        recorded = ledger.get(page)
-        if recorded is None:
-            found.append(Lag(page, (), LANGUAGES))
-            continue
-        changed = tuple(lang for lang in LANGUAGES if recorded.get(lang) != text_hash(per_lang[lang][page]))
-        if not changed:
-            continue
-        stale = LANGUAGES if len(changed) == len(LANGUAGES) else tuple(lg for lg in LANGUAGES if lg not in changed)
-        found.append(Lag(page, changed, stale))
-    return found
+    pages = set.intersection(*(set(language_pages(lang, docs_dir)) for lang in LANGUAGES))
+    return [lag for page in sorted(pages) if (lag := _lag(page, ledger.get(page), docs_dir))]
 
 
-def stale_languages(page: str, docs_dir: Path = DOCS_DIR) -> dict[str, tuple[str, ...]]:
-    """For one page: ``{lang: languages whose change makes it stale}`` for each stale language."""
-    for lag in lags(docs_dir):
-        if lag.page == page:
-            return {lang: tuple(c for c in lag.changed if c != lang) for lang in lag.stale}
-    return {}
+def page_lag(page: str, docs_dir: Path = DOCS_DIR) -> Lag | None:
+    """The lag of one page (path under ``docs/<lang>/``), or None if it is in step or not in every language.
+
+    Raises:
+        TwinsError: the ledger is unreadable.
+    """
+    if not all((Path(docs_dir) / lang / page).is_file() for lang in LANGUAGES):
+        return None
+    return _lag(page, load_ledger(docs_dir).get(page), docs_dir)
 
 
 def sync(pages: list[str], docs_dir: Path = DOCS_DIR) -> list[str]:

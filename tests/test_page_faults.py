@@ -104,7 +104,7 @@ def test_stale_twin_gets_a_banner_linking_the_newer_version(docs, monkeypatch):
     docs("en/a.md", "# Tensors\n")
     twins.sync(["a.md"], docs.root)
     zh.write_text("# 张量\n\n新增内容。\n", encoding="utf-8")
-    monkeypatch.setattr("mkdocs_hooks.lags", lambda: twins.lags(docs.root))
+    monkeypatch.setattr("mkdocs_hooks.page_lag", lambda page: twins.page_lag(page, docs.root))
 
     en_page = SimpleNamespace(file=SimpleNamespace(src_uri="en/a.md", url="en/a/"))
     zh_page = SimpleNamespace(file=SimpleNamespace(src_uri="zh/a.md", url="a/"))

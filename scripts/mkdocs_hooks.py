@@ -12,7 +12,9 @@ store written by ``make capture``.
   rendered example. A missing example or a malformed embed stops the build naming page
   and line; stale or missing outputs log a warning (so ``--strict`` fails) and show a
   warning on the page.
-* ``on_nav``: append a Notebooks section in course order.
+* ``on_page_content``: notebook pages link nbconvert's stylesheet instead of inlining it,
+  and stay out of the search index.
+* ``on_nav``: give each course section a group of its chapters' notebooks.
 * ``on_post_build``: split the search index so each language searches only its pages.
 """
 
@@ -22,7 +24,6 @@ import copy
 import hashlib
 import json
 import os
-import re
 import sys
 from pathlib import Path
 
@@ -268,64 +269,129 @@ def on_page_context(context, page, config, nav):
 
 @event_priority(-200)
 def on_nav(nav, config, files):
-    """Append the notebooks, grouped by chapter in the order the chapters appear in the nav."""
+    """Put each chapter's notebooks in the nav, inside the course section of the chapter.
+
+    Every top-level section (基础, 自动求导, ...) gets a last child "示例笔记本" / "Example
+    notebooks" holding one group per chapter, in course order, with that chapter's notebook
+    pages. With ``navigation.tabs`` and ``navigation.prune`` a page then carries only its own
+    section's part of the nav (a notebook page lists its own chapter's notebooks, the other
+    chapters as one link each), so the nav in a page does not grow with the whole course and
+    the build time stays linear in the number of pages (``make bench``, scaling). Notebooks
+    of pages outside any section go to a top-level section of the same name.
+    """
     lang = _lang(config)
     notebooks = {f.src_uri.split("notebooks/", 1)[1]: f for f in files.documentation_pages()
                  if f.src_uri.endswith(".ipynb")}
     if not notebooks:
         return nav
-    chapters: list[Section] = []
-    for page in nav.pages:
-        src = page.file.src_uri
-        if not src.endswith(".md"):
-            continue
-        text = Path(page.file.abs_src_path).read_text(encoding="utf-8")
-        try:
-            rels = [e.rel for e in find_embeds(text, src)]
-        except PageError:
-            continue
-        children = []
-        for rel in rels:
-            f = notebooks.pop(rel[:-3] + ".ipynb", None)
-            if f is not None and getattr(f, "page", None) is not None:
-                children.append(f.page)
-        if children:
-            title = _h1(text) or src  # page.title is only set later, when the page is read
-            section = Section(title, children)
-            for child in children:
-                child.parent = section
-            chapters.append(section)
-    if chapters:
-        top = Section(NOTEBOOK_SECTION.get(lang, "Notebooks"), chapters)
-        for s in chapters:
-            s.parent = top
-        nav.items.append(top)
+    label = NOTEBOOK_SECTION.get(lang, "Notebooks")
+
+    def chapter_groups(pages) -> list[Section]:
+        groups = []
+        for page in pages:
+            src = page.file.src_uri
+            if not src.endswith(".md"):
+                continue
+            text = Path(page.file.abs_src_path).read_text(encoding="utf-8")
+            try:
+                rels = [e.rel for e in find_embeds(text, src)]
+            except PageError:
+                continue
+            children = [f.page for rel in rels
+                        if (f := notebooks.pop(rel[:-3] + ".ipynb", None)) is not None
+                        and getattr(f, "page", None) is not None]
+            if children:
+                group = Section(_h1(text) or src, children)  # page.title is only set later
+                for child in children:
+                    child.parent = group
+                groups.append(group)
+        return groups
+
+    def attach(groups: list[Section], parent: Section | None) -> Section:
+        section = Section(label, groups)
+        section.parent = parent
+        for group in groups:
+            group.parent = section
+        return section
+
+    loose = []
+    for item in nav.items:
+        if isinstance(item, Section):
+            groups = chapter_groups([p for p in _pages_under(item)])
+            if groups:
+                item.children.append(attach(groups, item))
+        else:
+            loose.append(item)
+    rest = chapter_groups([p for p in loose if hasattr(p, "file")])
+    if rest:
+        nav.items.append(attach(rest, None))
     return nav
 
 
-_INLINE_STYLE_RE = re.compile(r'<style type="text/css">(.*?)</style>', re.S)
+def _pages_under(section: Section) -> list:
+    """The pages in ``section``, depth first, in nav order."""
+    found = []
+    for child in section.children:
+        if isinstance(child, Section):
+            found.extend(_pages_under(child))
+        elif hasattr(child, "file"):
+            found.append(child)
+    return found
+
+
 NOTEBOOK_CSS_MIN = 1024  # inline style blocks at least this long (characters) move to a shared file
+_STYLE_OPEN, _STYLE_CLOSE = '<style type="text/css">', "</style>"
 
 
-def on_post_page(output: str, page, config) -> str:
-    """Notebook pages: move nbconvert's inline stylesheets (~590 KB, the same on every notebook
-    page) into content-addressed files under ``assets/notebook/``, linked in place (same
-    cascade order), so a reader downloads them once instead of with every notebook page."""
+def on_page_content(html: str, page, config, files) -> str:
+    """Notebook pages: slim the content before search and templating see it.
+
+    * nbconvert inlines its stylesheets (~590 KB, the same on every notebook page). Each
+      block of at least ``NOTEBOOK_CSS_MIN`` characters moves to a content-addressed file
+      under ``assets/notebook/`` and is linked in place (same cascade order), so a reader
+      downloads it once instead of with every notebook page.
+    * The page is kept out of the search index: it repeats the code and outputs of an
+      example that a chapter page embeds (the chapter's entry carries that code), so
+      indexing it only doubled results. Material skips a page whose ``meta.search.exclude``
+      is true (``SearchIndex.add_entry_from_context`` in material/plugins/search/plugin.py).
+
+    Doing both here, before any ``on_page_context``, rather than on the finished HTML took the
+    warm build from about 12 s to under 10 s: Material's search parser and its
+    ``data-search-*`` regex no longer walk 600 KB per notebook page (cProfile, 2026-11-22).
+    """
     if not page.file.src_uri.endswith(".ipynb"):
-        return output
-
-    def to_link(m: re.Match) -> str:
-        css = m.group(1)
+        return html
+    page.meta.setdefault("search", {})["exclude"] = True
+    parts, at = [], 0
+    while (start := html.find(_STYLE_OPEN, at)) != -1:
+        end = html.find(_STYLE_CLOSE, start)
+        if end == -1:
+            break
+        css = html[start + len(_STYLE_OPEN):end]
+        parts.append(html[at:start])
         if len(css) < NOTEBOOK_CSS_MIN:
-            return m.group(0)
-        name = f"assets/notebook/{hashlib.sha256(css.encode('utf-8')).hexdigest()[:16]}.css"
-        target = Path(config.site_dir) / name
-        if not target.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(css, encoding="utf-8")
-        return f'<link rel="stylesheet" href="{get_relative_url(name, page.url)}">'
+            parts.append(html[start:end + len(_STYLE_CLOSE)])
+        else:
+            parts.append(f'<link rel="stylesheet" href="{_notebook_css(css, config, page)}">')
+        at = end + len(_STYLE_CLOSE)
+    parts.append(html[at:])
+    return "".join(parts)
 
-    return _INLINE_STYLE_RE.sub(to_link, output)
+
+def _notebook_css(css: str, config, page) -> str:
+    """Write ``css`` once to ``assets/notebook/<sha256[:16]>.css`` in the site; its URL from ``page``."""
+    name = _CSS_NAMES.get(css)
+    if name is None:
+        name = f"assets/notebook/{hashlib.sha256(css.encode('utf-8')).hexdigest()[:16]}.css"
+        _CSS_NAMES[css] = name
+    target = Path(config.site_dir) / name
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(css, encoding="utf-8")
+    return get_relative_url(name, page.url)
+
+
+_CSS_NAMES: dict[str, str] = {}  # stylesheet text -> site path, so each is hashed once per process
 
 
 @event_priority(-200)  # after i18n merged every language into one index

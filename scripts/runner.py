@@ -5,7 +5,8 @@ started by ``execute.run_example``. Standard library only (plus the example's ow
 so it runs on a GPU machine without Jupyter.
 
 Each cell is compiled under the example's real path with its real line numbers, so a
-traceback points at ``examples/<chapter>/<name>.py:<line>``. After every cell one JSON
+traceback points at ``examples/<chapter>/<name>.py:<line>``; stored tracebacks show paths
+without this machine's directories (``frame_path``). After every cell one JSON
 line is appended to RESULTS (and flushed), so the parent knows how far a run got if the
 child hangs or dies. The last line is ``{"kind": "end", ...}`` with the provenance.
 
@@ -176,11 +177,43 @@ def _scrape_figures() -> list[dict]:
     return images
 
 
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def frame_path(filename: str, root: Path = REPO_ROOT) -> str:
+    """``filename`` of a traceback frame as the stored output shows it, without this machine's
+    directories, so an output does not depend on where the repository or Python is installed:
+
+    * in an installed package: from the package directory, ``site-packages/torch/_tensor.py``
+      (``dist-packages`` on Debian's Python);
+    * under ``root`` (the repository): relative, ``examples/graph/retain_graph.py``;
+    * in Python's standard library: ``lib/python3.11/...``, relative to ``sys.base_prefix``;
+    * anything else (``<string>``, another folder): unchanged.
+    """
+    path = Path(filename)
+    if not path.is_absolute():
+        return filename
+    parts = path.parts
+    for marker in ("site-packages", "dist-packages"):  # first: a virtualenv may sit in the repository
+        if marker in parts:
+            return "/".join(parts[parts.index(marker):])
+    if path.is_relative_to(root):
+        return path.relative_to(root).as_posix()
+    for base in {Path(sys.base_prefix), Path(sys.prefix)}:
+        if path.is_relative_to(base):
+            return path.relative_to(base).as_posix()
+    return filename
+
+
 def _error_record(exc: BaseException, path: str, expected: bool) -> dict:
     frames = traceback.extract_tb(exc.__traceback__)
     # Drop the runner's own frames: the traceback starts in the example.
     first = next((i for i, f in enumerate(frames) if f.filename == path), 0)
-    lines = [ln for ln in traceback.format_list(frames[first:])]
+    shown = frames[first:]
+    for frame in shown:
+        _ = frame.line  # read the source line while the real path is set
+        frame.filename = frame_path(frame.filename)
+    lines = traceback.format_list(shown)
     tb_text = "Traceback (most recent call last):\n" + "".join(lines)
     tb_text += "".join(traceback.format_exception_only(type(exc), exc))
     in_file = [f.lineno for f in frames if f.filename == path]

@@ -14,7 +14,10 @@ Every example ``examples/<chapter>/<name>.py`` must have a record
   ``<name>.failed.json`` with its status, so any such marker is an error;
 * has non-zero durations (``provenance.duration_s`` and ``wall_s``, seconds): zero means the
   example did not really run;
-* names a GPU: ``provenance.device_kind`` is ``"cuda"`` (``runner.provenance``).
+* names a GPU: ``provenance.device_kind`` is ``"cuda"`` (``runner.provenance``);
+* shows no absolute path in a traceback (``machine_paths``): ``runner.frame_path`` writes the
+  frames of the repository, installed packages and the standard library without the machine's
+  directories, so an absolute path means an old runner or a file from outside those.
 
 Each problem is printed as ``<file>: <what is wrong>``; the exit status is 1 if there is any.
 ``--summary`` writes a Markdown table of the devices and versions, used as the pull request's
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -54,6 +58,23 @@ class Report:
         return not self.problems
 
 
+_ABSOLUTE_FRAME = re.compile(r'^  File "(/[^"]*)"', re.M)
+
+
+def machine_paths(record: dict) -> list[str]:
+    """The absolute file paths that the tracebacks of ``record`` (a store record) show, in order.
+
+    Empty for a record captured by the current runner from files in the repository, installed
+    packages or the standard library (``runner.frame_path``).
+    """
+    found = []
+    for cell in record.get("cells") or []:
+        for out in cell.get("outputs") or [] if isinstance(cell, dict) else []:
+            if isinstance(out, dict) and out.get("type") == "error":
+                found += _ABSOLUTE_FRAME.findall(out.get("traceback") or "")
+    return found
+
+
 def _check_record(path: Path, rel: str, record: object, sha: str) -> list[str]:
     """Problems of one parsed record (empty when it is a good GPU capture of the current source)."""
     name = display_path(path)
@@ -78,6 +99,9 @@ def _check_record(path: Path, rel: str, record: object, sha: str) -> list[str]:
                         f"expected a GPU (device_kind 'cuda'): was capture.py run on the GPU runner?")
     if not isinstance(record.get("cells"), list) or not record["cells"]:
         problems.append(f"{name}: no cells recorded")
+    elif paths := machine_paths(record):
+        problems.append(f"{name}: a traceback shows the capturing machine's path {paths[0]!r}; "
+                        f"re-capture with the current scripts/runner.py")
     return problems
 
 

@@ -52,6 +52,36 @@ def test_unexpected_exception_names_file_and_line(write_example, examples_dir):
     assert "runner.py" not in tb and "ex.py" in tb
 
 
+def test_stored_tracebacks_hide_machine_directories(write_example, examples_dir):
+    """A frame in the standard library shows as ``lib/python3.X/...``, not this machine's prefix."""
+    import sys
+    r = run(write_example, examples_dir, '# %% raises="ValueError"\nimport json\njson.loads("{")\n')
+    assert r.ok, r.message
+    tb = r.cells[0].outputs[0]["traceback"]
+    assert f'File "lib/python{sys.version_info.major}.{sys.version_info.minor}/json/decoder.py"' in tb, tb
+    assert sys.base_prefix not in tb
+    lines = tb.splitlines()
+    for i, line in enumerate(lines):  # each frame still shows its source line
+        if line.startswith('  File "'):
+            assert lines[i + 1].startswith("    ") and lines[i + 1].strip(), tb
+
+
+def test_frame_path(tmp_path):
+    import sys
+    from pathlib import Path
+
+    from runner import frame_path
+    root = tmp_path / "repo"
+    assert frame_path(str(root / "examples/ch/ex.py"), root) == "examples/ch/ex.py"
+    assert frame_path(str(root / ".venv/lib/python3.11/site-packages/torch/_tensor.py"), root) \
+        == "site-packages/torch/_tensor.py"
+    assert frame_path("/usr/lib/python3/dist-packages/numpy/core.py", root) == "dist-packages/numpy/core.py"
+    stdlib = Path(sys.base_prefix) / "lib/python3.11/json/decoder.py"
+    assert frame_path(str(stdlib), root) == "lib/python3.11/json/decoder.py"
+    assert frame_path("<string>", root) == "<string>"
+    assert frame_path("/elsewhere/x.py", root) == "/elsewhere/x.py"
+
+
 def test_declared_exception_is_an_output(write_example, examples_dir):
     r = run(write_example, examples_dir, '''
         # %% raises="LookupError"

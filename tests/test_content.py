@@ -8,8 +8,9 @@ import pytest
 from examplefile import EXAMPLES_DIR, discover_examples, parse_example, resolve_example
 from execute import run_example
 from pages import LANGUAGES, all_embeds, embed_mismatches, language_pages, missing_twins, orphan_examples
-from store import freshness
+from store import freshness, load_record
 from twins import lags
+from validate_outputs import machine_paths
 
 EMBEDS = all_embeds()
 EMBEDDED = sorted({e.rel for e in EMBEDS})
@@ -57,6 +58,13 @@ def test_every_embedded_example_has_fresh_outputs():
             problems.append(f"examples/{rel}: outputs {state} (embedded at {where[rel][0]}); "
                             f"run `make capture ARGS=examples/{rel}`")
     assert not problems, "\n".join(problems)
+
+
+def test_stored_tracebacks_show_no_machine_paths():
+    """Outputs do not depend on where the capture ran (runner.frame_path)."""
+    found = {rel: paths[0] for rel in EMBEDDED if (rec := load_record(rel)) and (paths := machine_paths(rec))}
+    assert not found, "tracebacks with absolute paths (re-capture): " + ", ".join(
+        f"examples/{rel}: {path}" for rel, path in sorted(found.items()))
 
 
 def test_course_has_chapters_and_examples():

@@ -252,8 +252,19 @@ def _stale(paths):
     return paths["basics/mul.py"], "stale"
 
 
-@pytest.mark.parametrize("breaks", [_cpu, _missing, _zero_duration, _failed, _stale],
-                         ids=["cpu-provenance", "missing-record", "zero-duration", "failed-status", "stale"])
+def _machine_path(paths):
+    record = json.loads(paths["basics/mul.py"].read_text(encoding="utf-8"))
+    record["cells"][0]["outputs"] = [{"type": "error", "ename": "ValueError", "evalue": "x", "line": 2,
+                                      "expected": True, "traceback": 'Traceback (most recent call last):\n'
+                                      '  File "/home/runner/work/pytorch-notes/examples/basics/mul.py", line 2\n'
+                                      '    print(1 + 1)\nValueError: x\n'}]
+    paths["basics/mul.py"].write_text(json.dumps(record), encoding="utf-8")
+    return paths["basics/mul.py"], "capturing machine's path '/home/runner/work/pytorch-notes/examples/basics/mul.py'"
+
+
+@pytest.mark.parametrize("breaks", [_cpu, _missing, _zero_duration, _failed, _stale, _machine_path],
+                         ids=["cpu-provenance", "missing-record", "zero-duration", "failed-status", "stale",
+                              "machine-path"])
 def test_a_bad_record_fails_naming_its_file(gpu_store, capsys, breaks):
     examples_dir, paths = gpu_store
     bad_file, words = breaks(paths)

@@ -439,7 +439,11 @@ def test_language_switcher_keeps_the_page(tab, base, rel):
 
 def search(page, query: str) -> list[str]:
     """Type ``query`` in the search box; return the URLs of the results, best first."""
-    page.fill("input.md-search__input", query)  # keyboard.type of Chinese does not trigger the search
+    box = page.locator("input.md-search__input")
+    box.fill(query)  # keyboard.type of Chinese does not trigger the search
+    # Material reads the query on focus or keyup; fill() focuses before it inserts the text, so the
+    # focus may read an empty box (a 15 s timeout in one of three `make bench` runs): send a keyup.
+    box.press("End")
     page.wait_for_selector(".md-search-result__item")
     page.wait_for_function(
         "document.querySelector('.md-search-result__meta').textContent.match(/\\d/) !== null")

@@ -6,7 +6,8 @@ Usage::
                             [--scale 1,4,16] [--capture-examples N] [--test-args ARGS]
 
 ``make bench ARGS="--quick --skip-tests"`` takes a few minutes (for development); the full run takes
-most of an hour (the executing build and the x16 scaling dominate) and should run on a quiet machine.
+about 35 minutes on a 2-core machine (the executing build, the x16 scaling and the three ``make test``
+runs dominate) and should run on a quiet machine.
 A section that fails is reported (exit status 1); the others still run.
 
 Sections (all by default, in this order):

@@ -130,6 +130,27 @@ def test_embed_syntax_inside_code_fences_is_left_alone():
     assert "::: example nowhere/missing.py" in mkdocs_hooks.on_page_markdown(md, fake_page("en/t.md"), None, None)
 
 
+def _nav_links(html: str) -> set[str]:
+    """hrefs of the primary (sidebar) nav of a built page."""
+    start = html.index('<nav class="md-nav md-nav--primary')
+    end = html.index('class="md-content"', start)  # the sidebars come before the content
+    return set(re.findall(r'<a href="([^"]+)" class="md-nav__link', html[start:end]))
+
+
+def test_a_page_carries_only_its_own_sections_nav(site):
+    """Each section's notebooks sit in that section and the nav is tabbed and pruned, so the nav
+    in a page does not grow with the whole course (what keeps builds linear, see make bench)."""
+    nb = (site / "notebooks/autograd/backward/index.html").read_text(encoding="utf-8")
+    links = _nav_links(nb)
+    assert "../leaf_and_grad_fn/" in links, sorted(links)           # its own chapter's notebooks
+    assert not [u for u in links if "/tensors/" in u and "notebooks" in u], sorted(links)  # not another section's
+    assert '<li class="md-tabs__item' in nb                         # sections are tabs
+    all_nb = len(list(site.glob("notebooks/*/*/index.html")))
+    for page in [site / "notebooks/autograd/backward/index.html", site / "autograd/index.html"]:
+        html = page.read_text(encoding="utf-8")
+        assert html.count("md-nav__item") < all_nb, f"{page.relative_to(site)}: the whole course in its nav"
+
+
 def test_notebook_pages_share_their_stylesheets(site):
     """nbconvert's ~590 KB of inline CSS is moved to shared files, linked from every notebook page."""
     pages = sorted(site.glob("notebooks/*/*/index.html")) + sorted(site.glob("en/notebooks/*/*/index.html"))

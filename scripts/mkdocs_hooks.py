@@ -317,7 +317,7 @@ def on_nav(nav, config, files):
     loose = []
     for item in nav.items:
         if isinstance(item, Section):
-            groups = chapter_groups([p for p in _pages_under(item)])
+            groups = chapter_groups(_pages_under(item))
             if groups:
                 item.children.append(attach(groups, item))
         else:

@@ -199,7 +199,7 @@ def frame_path(filename: str, root: Path = REPO_ROOT) -> str:
             return "/".join(parts[parts.index(marker):])
     if path.is_relative_to(root):
         return path.relative_to(root).as_posix()
-    for base in {Path(sys.base_prefix), Path(sys.prefix)}:
+    for base in (Path(sys.base_prefix), Path(sys.prefix)):  # in this order: one answer per file
         if path.is_relative_to(base):
             return path.relative_to(base).as_posix()
     return filename

@@ -68,8 +68,9 @@ def machine_paths(record: dict) -> list[str]:
     packages or the standard library (``runner.frame_path``).
     """
     found = []
-    for cell in record.get("cells") or []:
-        for out in cell.get("outputs") or [] if isinstance(cell, dict) else []:
+    cells = [c for c in record.get("cells") or [] if isinstance(c, dict)]
+    for cell in cells:
+        for out in cell.get("outputs") or []:
             if isinstance(out, dict) and out.get("type") == "error":
                 found += _ABSOLUTE_FRAME.findall(out.get("traceback") or "")
     return found

@@ -57,11 +57,10 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import yaml  # PyYAML comes with MkDocs
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from examplefile import EXAMPLES_DIR, REPO_ROOT, discover_examples, parse_example  # noqa: E402
-from execute import CHILD_ENV  # noqa: E402
-from pages import LANGUAGES, language_pages  # noqa: E402
+from pytorch_notes.execute.supervise import CHILD_ENV
+from pytorch_notes.pages import language_pages
+from pytorch_notes.parse import discover_examples, parse_example
+from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES, REPO_ROOT
 
 OUT_DIR = REPO_ROOT / "artifacts" / "bench"
 VENV_BIN = Path(sys.executable).parent

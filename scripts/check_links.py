@@ -23,8 +23,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pages import DOCS_DIR, LANGUAGES, language_pages, prose_lines  # noqa: E402
+from pytorch_notes.pages import language_pages, prose_lines
+from pytorch_notes.settings import DOCS_DIR, LANGUAGES
 
 # Markdown links/images `](url)`, autolinks `<url>`, and bare URLs; stops at whitespace, quotes, brackets.
 URL_RE = re.compile(r"""https?://[^\s<>()"'`\]]+""")

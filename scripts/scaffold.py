@@ -15,8 +15,7 @@ import re
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from examplefile import REPO_ROOT  # noqa: E402
+from pytorch_notes.settings import REPO_ROOT
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 

@@ -18,10 +18,8 @@ import sys
 from pathlib import Path
 
 import autocorrect_py
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from examplefile import display_path  # noqa: E402
-from pages import language_pages  # noqa: E402
+from pytorch_notes.pages import language_pages
+from pytorch_notes.settings import display_path
 
 
 def suggest(text: str) -> str:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-import capture
 import pytest
-from examplefile import parse_example
-from execute import run_example
-from store import failure_path, freshness, record_path, save_success
+from pytorch_notes import capture
+from pytorch_notes.execute.supervise import run_example
+from pytorch_notes.parse import parse_example
+from pytorch_notes.store.records import failure_path, freshness, record_path, save_success
 
 
 def run(write_example, examples_dir, source, rel="ch/ex.py", **kw):
@@ -70,7 +70,7 @@ def test_frame_path(tmp_path):
     import sys
     from pathlib import Path
 
-    from runner import frame_path
+    from pytorch_notes.execute.runner import frame_path
     root = tmp_path / "repo"
     assert frame_path(str(root / "examples/ch/ex.py"), root) == "examples/ch/ex.py"
     assert frame_path(str(root / ".venv/lib/python3.11/site-packages/torch/_tensor.py"), root) \
@@ -188,7 +188,7 @@ def test_store_is_deterministic_json(write_example, examples_dir):
 
 
 def test_corrupt_store_file_says_how_to_recover(write_example, examples_dir):
-    from store import StoreError
+    from pytorch_notes.store.records import StoreError
     path = write_example("ch/ex.py", '# %%\nprint(1)\n')
     rec = record_path("ch/ex.py", examples_dir)
     rec.parent.mkdir(parents=True)

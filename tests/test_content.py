@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections import defaultdict
 
 import pytest
-from examplefile import EXAMPLES_DIR, discover_examples, parse_example, resolve_example
-from execute import run_example
-from pages import LANGUAGES, all_embeds, embed_mismatches, language_pages, missing_twins, orphan_examples
-from store import freshness, load_record
-from twins import lags
-from validate_outputs import machine_paths
+from pytorch_notes.execute.supervise import run_example
+from pytorch_notes.pages import all_embeds, embed_mismatches, language_pages, missing_twins, orphan_examples
+from pytorch_notes.parse import discover_examples, parse_example, resolve_example
+from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES
+from pytorch_notes.store.records import freshness, load_record
+from pytorch_notes.store.validate import machine_paths
+from pytorch_notes.twins import lags
 
 EMBEDS = all_embeds()
 EMBEDDED = sorted({e.rel for e in EMBEDS})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import jupytext
 import pytest
-from examplefile import ExampleError, discover_examples, parse_example
+from pytorch_notes.parse import ExampleError, discover_examples, parse_example
 
 
 def test_cells_lines_and_metadata(write_example, examples_dir):

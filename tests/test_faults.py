@@ -16,13 +16,13 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-import capture
 import pytest
-from examplefile import parse_example
-from execute import run_example
-from render import Links, render_example
-from runner import MAX_CELL_TEXT
-from store import failure_path, freshness, record_path, save_success
+from pytorch_notes import capture
+from pytorch_notes.execute.runner import MAX_CELL_TEXT
+from pytorch_notes.execute.supervise import run_example
+from pytorch_notes.parse import parse_example
+from pytorch_notes.render.html import Links, render_example
+from pytorch_notes.store.records import failure_path, freshness, record_path, save_success
 
 CAPTURE = Path(__file__).resolve().parent.parent / "scripts" / "capture.py"
 
@@ -199,7 +199,7 @@ def test_failed_recapture_shows_last_good_output_with_notice_and_warns(write_exa
                                                                        caplog):
     """The page keeps the last good output and says the re-capture failed; the warning makes
     ``mkdocs build --strict`` (``make build``) fail while ``make serve`` keeps serving."""
-    import mkdocs_hooks
+    from pytorch_notes.site import hooks as mkdocs_hooks
 
     path = write_example("ch/ex.py", '# %%\nprint("the good output")\n')
     assert capture.main([str(path)], examples_dir) == 0

@@ -73,7 +73,7 @@ def offline_site(tmp_path_factory) -> Path:
 ])
 def test_hook_urls_follow_the_url_style(use_directory_urls, page, notebook, ipynb, dest):
     """The hook's links, with directory URLs (served site) and without (offline copy)."""
-    import mkdocs_hooks as hooks  # noqa: PLC0415 - imports MkDocs; only this test needs it
+    from pytorch_notes.site import hooks  # noqa: PLC0415 - imports MkDocs; only this test needs it
 
     assert hooks._page_url("autograd.md", use_directory_urls) == page
     assert hooks._page_url("index.md", use_directory_urls) == ("" if use_directory_urls else "index.html")

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import markdown
 import pytest
-from examplefile import parse_example
-from execute import run_example
-from notebook import build_notebook
-from render import Links, clean_text, render_example
-from store import Freshness, build_record, freshness, save_success
+from pytorch_notes.execute.supervise import run_example
+from pytorch_notes.parse import parse_example
+from pytorch_notes.render.html import Links, clean_text, render_example
+from pytorch_notes.render.notebook import build_notebook
+from pytorch_notes.store.records import Freshness, build_record, freshness, save_success
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -130,7 +130,7 @@ def test_notebook_is_valid_and_carries_outputs(write_example, examples_dir):
         plt.plot([1]); plt.show()
     '''), examples_dir)
     record = build_record(run_example(ex))
-    from notebook import dumps
+    from pytorch_notes.render.notebook import dumps
     nb = nbformat.reads(dumps(build_notebook(record, "en", "Chapter", "../../ch/")), as_version=4)
     nbformat.validate(nb)
     assert nb.cells[0].source.startswith("# ch/ex.py")

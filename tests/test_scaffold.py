@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 import scaffold
-from examplefile import parse_example
-from pages import embed_mismatches, missing_twins, orphan_examples
+from pytorch_notes.pages import embed_mismatches, missing_twins, orphan_examples
+from pytorch_notes.parse import parse_example
 
 ROOT = Path(__file__).resolve().parent.parent
 

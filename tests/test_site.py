@@ -9,7 +9,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from pages import LANGUAGES, all_embeds, language_pages
+from pytorch_notes.pages import all_embeds, language_pages
+from pytorch_notes.settings import LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 MKDOCS = Path(sys.executable).with_name("mkdocs")
@@ -109,23 +110,23 @@ def fake_page(src_uri: str):
 
 
 def test_missing_example_fails_naming_page_and_line():
-    import mkdocs_hooks
     from mkdocs.exceptions import PluginError
+    from pytorch_notes.site import hooks as mkdocs_hooks
     md = "# T\n\ntext\n\n::: example nowhere/missing.py\n"
     with pytest.raises(PluginError, match=r"docs/zh/t\.md:5: example 'nowhere/missing\.py' not found"):
         mkdocs_hooks.on_page_markdown(md, fake_page("zh/t.md"), None, None)
 
 
 def test_malformed_embed_fails_naming_page_and_line():
-    import mkdocs_hooks
     from mkdocs.exceptions import PluginError
+    from pytorch_notes.site import hooks as mkdocs_hooks
     md = "# T\n\n::: example autograd\n"
     with pytest.raises(PluginError, match=r"docs/en/t\.md:3: malformed example embed"):
         mkdocs_hooks.on_page_markdown(md, fake_page("en/t.md"), None, None)
 
 
 def test_embed_syntax_inside_code_fences_is_left_alone():
-    import mkdocs_hooks
+    from pytorch_notes.site import hooks as mkdocs_hooks
     md = "# T\n\n```markdown\n::: example nowhere/missing.py\n```\n"
     assert "::: example nowhere/missing.py" in mkdocs_hooks.on_page_markdown(md, fake_page("en/t.md"), None, None)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 import scaffold
 import typesetting
-from pages import language_pages
+from pytorch_notes.pages import language_pages
 
 ZH_PAGES = language_pages("zh")
 

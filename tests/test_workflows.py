@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from examplefile import source_sha256
-from validate_outputs import main as validate_main
-from validate_outputs import validate
+from pytorch_notes.parse import source_sha256
+from pytorch_notes.store.validate import main as validate_main
+from pytorch_notes.store.validate import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOWS = ROOT / ".github" / "workflows"

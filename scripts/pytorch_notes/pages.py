@@ -16,10 +16,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from examplefile import REPO_ROOT
+from pytorch_notes.settings import DOCS_DIR, LANGUAGES
 
-DOCS_DIR = REPO_ROOT / "docs"
-LANGUAGES = ("zh", "en")  # the first is the default language, served at /
 GENERATED_DIRS = ("notebooks",)  # folders under docs/<lang>/ written by the build, not by people
 
 EMBED_RE = re.compile(r"^::: example (?P<rel>[A-Za-z0-9_\-]+/[A-Za-z0-9_\-]+\.py)\s*$")

@@ -14,9 +14,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from examplefile import Example
-from runner import collapse_carriage_returns
-from store import Freshness
+from pytorch_notes.execute.runner import collapse_carriage_returns
+from pytorch_notes.parse import Example
+from pytorch_notes.store.records import Freshness
 
 STRINGS = {
     "zh": {

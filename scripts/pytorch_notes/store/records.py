@@ -26,8 +26,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from examplefile import EXAMPLES_DIR, Example, display_path
-from execute import RunResult
+from pytorch_notes.execute.supervise import RunResult
+from pytorch_notes.parse import Example
+from pytorch_notes.settings import EXAMPLES_DIR, display_path
 
 FORMAT = 1
 STORE_DIRNAME = "_outputs"

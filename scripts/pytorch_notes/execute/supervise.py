@@ -16,7 +16,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from examplefile import Example, display_path
+from pytorch_notes.parse import Example
+from pytorch_notes.settings import display_path
 
 RUNNER = Path(__file__).resolve().parent / "runner.py"
 
@@ -114,7 +115,7 @@ def run_example(example: Example, python: str | None = None, timeout_s: float | 
         A :class:`RunResult`; this function does not raise for failures of the example.
     """
     limit = example.timeout_s if timeout_s is None else timeout_s
-    env = {**os.environ, **CHILD_ENV}
+    env = {**os.environ, **CHILD_ENV, "PYTHONPATH": str(RUNNER.parents[2])}
     with tempfile.TemporaryDirectory(prefix="pn-run-") as tmp:
         results = Path(tmp) / "results.jsonl"
         cmd = [python or sys.executable, str(RUNNER), str(example.path), str(results)]

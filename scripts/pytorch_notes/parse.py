@@ -25,8 +25,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES_DIR = REPO_ROOT / "examples"
+from pytorch_notes.settings import EXAMPLES_DIR, display_path
+
 DEFAULT_TIMEOUT_S = 60.0
 KNOWN_REQUIREMENTS = frozenset({"cuda"})
 KNOWN_FACTS = frozenset({"timeout", "requires"})
@@ -98,14 +98,6 @@ class Example:
     @property
     def needs_cuda(self) -> bool:
         return "cuda" in self.requires
-
-
-def display_path(path: Path) -> str:
-    """``path`` relative to the repository when it is inside it, for messages."""
-    try:
-        return Path(path).resolve().relative_to(REPO_ROOT).as_posix()
-    except ValueError:
-        return str(path)
 
 
 def source_sha256(data: bytes) -> str:

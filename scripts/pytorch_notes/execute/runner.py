@@ -34,8 +34,7 @@ import traceback
 from datetime import UTC, datetime
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from examplefile import Cell, parse_example  # noqa: E402
+from pytorch_notes.parse import Cell, parse_example
 
 MAX_CELL_TEXT = 100_000  # characters of stdout + stderr kept per cell; the rest is counted, not stored
 
@@ -177,7 +176,7 @@ def _scrape_figures() -> list[dict]:
     return images
 
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
 def frame_path(filename: str, root: Path = REPO_ROOT) -> str:

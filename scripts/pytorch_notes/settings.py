@@ -1,0 +1,21 @@
+"""Where things are: the repository's folders and the languages of the site (one owner for each).
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES_DIR = REPO_ROOT / "examples"
+DOCS_DIR = REPO_ROOT / "docs"
+LANGUAGES = ("zh", "en")  # the first is the default language, served at /
+
+
+def display_path(path: Path | str, root: Path = REPO_ROOT) -> str:
+    """``path`` relative to the repository when it is inside it (for messages), else unchanged."""
+    try:
+        return Path(path).resolve().relative_to(root).as_posix()
+    except ValueError:
+        return str(path)

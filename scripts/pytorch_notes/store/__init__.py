@@ -1,0 +1,1 @@
+"""Stage 3, store: the typed record format, its layout on disk, freshness, migration and validation."""

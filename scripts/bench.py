@@ -61,6 +61,7 @@ from pytorch_notes.execute.supervise import CHILD_ENV
 from pytorch_notes.pages import language_pages
 from pytorch_notes.parse import discover_examples, parse_example
 from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES, REPO_ROOT
+from pytorch_notes.store.records import load_record
 
 OUT_DIR = REPO_ROOT / "artifacts" / "bench"
 VENV_BIN = Path(sys.executable).parent
@@ -301,12 +302,13 @@ _OUTPUT_AREA = re.compile(r'class="[^"]*\bjp-OutputArea-output\b')  # an output 
 
 
 def stored_durations(examples_dir: Path = EXAMPLES_DIR) -> dict[str, float]:
-    """Stored run time (s, ``provenance.duration_s``) of each example, keyed ``chapter/name``."""
+    """Stored run time (s, ``provenance.duration_s``) of each example's CPU record, keyed ``chapter/name``."""
     out = {}
-    for path in sorted((examples_dir / "_outputs").glob("*/*.json")):
-        if not path.name.endswith(".failed.json"):
-            rec = json.loads(path.read_text(encoding="utf-8"))
-            out[rec["example"][:-3]] = float(rec["provenance"].get("duration_s") or 0)
+    for path in discover_examples(examples_dir):
+        rel = path.relative_to(Path(examples_dir).resolve()).as_posix()
+        rec = load_record(rel, "cpu", examples_dir)
+        if rec is not None:
+            out[rel[:-3]] = rec.provenance.duration_s
     return out
 
 
@@ -482,10 +484,10 @@ def replicate(root: Path, factor: int, nav: list) -> list:
         suffix = f"-r{i}"
         for ch in chapters:
             shutil.copytree(examples / ch, examples / f"{ch}{suffix}")
-            for src in sorted((examples / "_outputs" / ch).glob("*.json")):
+            for src in sorted((examples / "_outputs" / ch).glob("*/*.json")):
                 rec = json.loads(src.read_text(encoding="utf-8"))
                 rec["example"] = f"{ch}{suffix}/{rec['example'].split('/', 1)[1]}"
-                dst = examples / "_outputs" / f"{ch}{suffix}" / src.name
+                dst = examples / "_outputs" / f"{ch}{suffix}" / src.parent.name / src.name
                 dst.parent.mkdir(parents=True, exist_ok=True)
                 dst.write_text(json.dumps(rec, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         for lang in LANGUAGES:

@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 from bench import Figure, flatten_nav, format_table, overhead_subset, page_weights, ratio, replicate
+from pytorch_notes.parse import parse_example
+from pytorch_notes.store.model import FORMAT, Provenance, Record
+from pytorch_notes.store.records import save_record
 
 
 def test_figure_summarises_samples_and_checks_the_median():
@@ -88,8 +91,8 @@ def test_flatten_nav_keeps_page_order():
 def test_replicate_copies_pages_examples_and_outputs(tmp_path):
     root = tmp_path
     _write(root / "examples/ch/ex.py", "# %%\nprint(1)\n")
-    record = {"format": 1, "example": "ch/ex.py", "source_sha256": "abc", "provenance": {}, "cells": []}
-    _write(root / "examples/_outputs/ch/ex.json", json.dumps(record))
+    record = {"format": 2, "example": "ch/ex.py", "source_sha256": "abc", "provenance": {}, "cells": []}
+    _write(root / "examples/_outputs/ch/ex/cpu.json", json.dumps(record))
     for lang in ("zh", "en"):
         _write(root / f"docs/{lang}/a.md", "# A\n\n::: example ch/ex.py\n\n```\n::: example ch/ex.py\n```\n")
         _write(root / f"docs/{lang}/unlisted.md", "# U\n")
@@ -99,7 +102,7 @@ def test_replicate_copies_pages_examples_and_outputs(tmp_path):
     assert new_nav == ["a.md", {"Replica 2": ["a-r2.md"]}, {"Replica 3": ["a-r3.md"]}]
     for i in (2, 3):
         assert (root / f"examples/ch-r{i}/ex.py").read_text() == "# %%\nprint(1)\n"
-        copied = json.loads((root / f"examples/_outputs/ch-r{i}/ex.json").read_text())
+        copied = json.loads((root / f"examples/_outputs/ch-r{i}/ex/cpu.json").read_text())
         assert copied["example"] == f"ch-r{i}/ex.py" and copied["source_sha256"] == "abc"
         for lang in ("zh", "en"):
             text = (root / f"docs/{lang}/a-r{i}.md").read_text()
@@ -110,9 +113,11 @@ def test_replicate_copies_pages_examples_and_outputs(tmp_path):
 
 def test_overhead_subset_skips_raising_examples_and_spreads_over_run_times(examples_dir, write_example):
     for n, seconds in enumerate([1.0, 2.0, 3.0, 4.0, 5.0]):
-        write_example(f"ch/e{n}.py", "# %%\nprint(1)\n")
-        _write(examples_dir / f"_outputs/ch/e{n}.json",
-               json.dumps({"example": f"ch/e{n}.py", "provenance": {"duration_s": seconds}}))
+        ex = parse_example(write_example(f"ch/e{n}.py", "# %%\nprint(1)\n"), examples_dir)
+        prov = Provenance(device="CPU", device_kind="cpu", torch=None, cuda=None, python="3.11", platform="Linux",
+                          captured_at="2026-11-23T00:00:00Z", duration_s=seconds, wall_s=seconds + 1)
+        save_record(Record(format=FORMAT, example=ex.rel, device_kind="cpu", key=ex.key, source_sha256=ex.sha256,
+                           provenance=prov, cells=()), examples_dir)
     write_example("ch/raises.py", '# %% raises="KeyError"\n{}[1]\n')
     assert overhead_subset(0, examples_dir) == [f"ch/e{n}.py" for n in range(5)]
     assert overhead_subset(3, examples_dir) == ["ch/e0.py", "ch/e2.py", "ch/e4.py"]

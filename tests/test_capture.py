@@ -6,9 +6,11 @@ import json
 
 import pytest
 from pytorch_notes import capture
+from pytorch_notes.capture.cli import record_from_run
 from pytorch_notes.execute.supervise import run_example
 from pytorch_notes.parse import parse_example
-from pytorch_notes.store.records import failure_path, freshness, record_path, save_success
+from pytorch_notes.store.layout import failure_path, record_path
+from pytorch_notes.store.records import freshness, save_record
 
 
 def run(write_example, examples_dir, source, rel="ch/ex.py", **kw):
@@ -140,20 +142,20 @@ def test_figures_are_scraped_per_cell(write_example, examples_dir):
 def test_failed_recapture_keeps_last_good_outputs(write_example, examples_dir, capsys):
     path = write_example("ch/ex.py", '# %%\nprint("good")\n')
     assert capture.main([str(path)], examples_dir) == 0
-    good = record_path("ch/ex.py", examples_dir).read_text()
+    good = record_path("ch/ex.py", "cpu", examples_dir).read_text()
 
     path.write_text('# %%\nprint("about to fail")\nraise ValueError("bad input")\n')
     assert capture.main([str(path)], examples_dir) == 1
     err = capsys.readouterr().err
     assert "ch/ex.py:3: ValueError: bad input (previous outputs kept)" in err
-    assert record_path("ch/ex.py", examples_dir).read_text() == good
+    assert record_path("ch/ex.py", "cpu", examples_dir).read_text() == good
     fresh = freshness(parse_example(path, examples_dir), examples_dir)
-    assert fresh.state == "stale" and fresh.failure["location"].endswith("ch/ex.py:3")
+    assert fresh.state == "stale" and fresh.failure.location.endswith("ch/ex.py:3")
 
     path.write_text('# %%\nprint("fixed")\n')
     assert capture.main([str(path)], examples_dir) == 0
-    assert not failure_path("ch/ex.py", examples_dir).exists()
-    assert "fixed" in record_path("ch/ex.py", examples_dir).read_text()
+    assert not failure_path("ch/ex.py", "cpu", examples_dir).exists()
+    assert "fixed" in record_path("ch/ex.py", "cpu", examples_dir).read_text()
 
 
 def test_only_stale_examples_run(write_example, examples_dir, capsys):
@@ -162,7 +164,7 @@ def test_only_stale_examples_run(write_example, examples_dir, capsys):
     assert capture.main([], examples_dir) == 0
     capsys.readouterr()
     assert capture.main([], examples_dir) == 0
-    assert "nothing to run: 2 example(s) up to date" in capsys.readouterr().out
+    assert "nothing to run: 2 example(s) have fresh cpu records" in capsys.readouterr().out
     a.write_text('# %%\nprint("a2")\n')
     assert capture.main([], examples_dir) == 0
     out = capsys.readouterr().out
@@ -170,17 +172,17 @@ def test_only_stale_examples_run(write_example, examples_dir, capsys):
 
 
 def test_cuda_only_examples_are_skipped_without_cuda(write_example, examples_dir, capsys, monkeypatch):
-    monkeypatch.setattr(capture, "cuda_available", lambda: False)
+    monkeypatch.setattr("pytorch_notes.capture.cli.this_device_kind", lambda: "cpu")
     write_example("ch/gpu.py", '# /// example\n# requires = ["cuda"]\n# ///\n# %%\nprint(1)\n')
     assert capture.main([], examples_dir) == 0
     assert "needs CUDA" in capsys.readouterr().out
-    assert not record_path("ch/gpu.py", examples_dir).exists()
+    assert not record_path("ch/gpu.py", "cpu", examples_dir).exists()
 
 
 def test_store_is_deterministic_json(write_example, examples_dir):
     path = write_example("ch/ex.py", '# %%\nprint("<b>hi</b> 张量")\n')
     ex = parse_example(path, examples_dir)
-    saved = save_success(run_example(ex), examples_dir)
+    saved = save_record(record_from_run(run_example(ex)), examples_dir)
     data = json.loads(saved.read_text(encoding="utf-8"))
     assert data["source_sha256"] == ex.sha256 and data["example"] == "ch/ex.py"
     assert "张量" in saved.read_text(encoding="utf-8")  # stored as UTF-8, not \\u escapes
@@ -190,8 +192,8 @@ def test_store_is_deterministic_json(write_example, examples_dir):
 def test_corrupt_store_file_says_how_to_recover(write_example, examples_dir):
     from pytorch_notes.store.records import StoreError
     path = write_example("ch/ex.py", '# %%\nprint(1)\n')
-    rec = record_path("ch/ex.py", examples_dir)
+    rec = record_path("ch/ex.py", "cpu", examples_dir)
     rec.parent.mkdir(parents=True)
     rec.write_text("{not json")
-    with pytest.raises(StoreError, match=r"corrupt output store file.*make capture ARGS=\"--force examples/ch/ex.py\""):
+    with pytest.raises(StoreError, match=r"cpu\.json: not valid JSON.*make capture ARGS=\"--force examples/ch/ex.py\""):
         freshness(parse_example(path, examples_dir), examples_dir)

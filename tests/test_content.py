@@ -9,7 +9,7 @@ from pytorch_notes.execute.supervise import run_example
 from pytorch_notes.pages import all_embeds, embed_mismatches, language_pages, missing_twins, orphan_examples
 from pytorch_notes.parse import discover_examples, parse_example, resolve_example
 from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES
-from pytorch_notes.store.records import freshness, load_record
+from pytorch_notes.store.records import freshness
 from pytorch_notes.store.validate import machine_paths
 from pytorch_notes.twins import lags
 
@@ -63,7 +63,9 @@ def test_every_embedded_example_has_fresh_outputs():
 
 def test_stored_tracebacks_show_no_machine_paths():
     """Outputs do not depend on where the capture ran (runner.frame_path)."""
-    found = {rel: paths[0] for rel in EMBEDDED if (rec := load_record(rel)) and (paths := machine_paths(rec))}
+    records = [dev.record for rel in EMBEDDED for dev in freshness(parse_example(resolve_example(rel))).devices.values()
+               if dev.record is not None]
+    found = {rec.example: paths[0] for rec in records if (paths := machine_paths(rec))}
     assert not found, "tracebacks with absolute paths (re-capture): " + ", ".join(
         f"examples/{rel}: {path}" for rel, path in sorted(found.items()))
 

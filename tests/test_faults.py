@@ -18,11 +18,13 @@ from types import SimpleNamespace
 
 import pytest
 from pytorch_notes import capture
+from pytorch_notes.capture.cli import record_from_run
 from pytorch_notes.execute.runner import MAX_CELL_TEXT
 from pytorch_notes.execute.supervise import run_example
 from pytorch_notes.parse import parse_example
 from pytorch_notes.render.html import Links, render_example
-from pytorch_notes.store.records import failure_path, freshness, record_path, save_success
+from pytorch_notes.store.layout import failure_path, record_path
+from pytorch_notes.store.records import freshness, save_record
 
 CAPTURE = Path(__file__).resolve().parent.parent / "scripts" / "capture.py"
 
@@ -69,7 +71,7 @@ def test_hostile_output_is_escaped_stripped_collapsed_replaced_and_truncated(wri
     ex = parse_example(path, examples_dir)
     result = run_example(ex)
     assert result.ok, result.message
-    saved = save_success(result, examples_dir)
+    saved = save_record(record_from_run(result), examples_dir)
     raw = saved.read_bytes()
     raw.decode("utf-8")  # the store is valid UTF-8 whatever the example printed
     assert saved.stat().st_size < 2 * MAX_CELL_TEXT + 20_000, "10 MB of output must not reach the store"
@@ -108,9 +110,9 @@ def test_capture_killed_mid_run_leaves_whole_files_and_next_run_finishes(write_e
     pidfile = tmp_path / "slow.pid"
     env = {**os.environ, "PN_TEST_PIDFILE": str(pidfile), "PN_TEST_SLOW": "1"}
     proc = _capture_cli(examples_dir, env=env)
-    _wait_for(lambda: record_path("a/fast.py", examples_dir).exists() and pidfile.exists())
+    _wait_for(lambda: record_path("a/fast.py", "cpu", examples_dir).exists() and pidfile.exists())
     # Leave a temp file as a write killed before its rename would.
-    (examples_dir / "_outputs" / "a" / ".fast.json.x1.tmp").write_text('{"partial')
+    (examples_dir / "_outputs" / "a" / "fast" / ".cpu.json.x1.tmp").write_text('{"partial')
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=10)
 
@@ -118,15 +120,16 @@ def test_capture_killed_mid_run_leaves_whole_files_and_next_run_finishes(write_e
     _wait_for(lambda: not Path(f"/proc/{example_pid}").exists() or
               Path(f"/proc/{example_pid}/stat").read_text().split()[2] == "Z", timeout=10)
 
-    assert [f.name for f in _all_store_files_are_whole(examples_dir)] == ["fast.json"]
-    assert not record_path("b/slow.py", examples_dir).exists()
+    assert [f.relative_to(examples_dir).as_posix() for f in _all_store_files_are_whole(examples_dir)] == [
+        "_outputs/a/fast/cpu.json"]
+    assert not record_path("b/slow.py", "cpu", examples_dir).exists()
 
     env.pop("PN_TEST_SLOW")
     rerun = _capture_cli(examples_dir, env=env)
     out, _ = rerun.communicate(timeout=120)
     assert rerun.returncode == 0, out
     assert "running 1 of 2" in out, out  # only the unfinished one
-    assert "slow finished" in record_path("b/slow.py", examples_dir).read_text(encoding="utf-8")
+    assert "slow finished" in record_path("b/slow.py", "cpu", examples_dir).read_text(encoding="utf-8")
     assert not list((examples_dir / "_outputs").rglob("*.tmp")), "leftover temp files are removed"
 
 
@@ -144,7 +147,7 @@ def test_two_captures_at_once_do_not_corrupt_the_store(write_example, examples_d
     ran = [o for o in (out1, out2) if "running 3 of 3" in o]
     assert len(ran) == 1, out1 + "\n---\n" + out2
     waited = out2 if ran[0] is out1 else out1
-    assert "another capture is running" in waited and "running 0 of 3" in waited
+    assert "another capture is running" in waited and "nothing to run: 3 example(s)" in waited
 
 
 # --- an example hangs, the others still run -------------------------------------------------
@@ -156,8 +159,8 @@ def test_hanging_example_is_killed_and_the_others_still_run(write_example, examp
     assert capture.main([], examples_dir) == 1
     err = capsys.readouterr().err
     assert "ch/hang.py:9: timed out after 2 s in cell 2 (line 9)" in err
-    assert record_path("ch/ok.py", examples_dir).exists()
-    assert failure_path("ch/hang.py", examples_dir).exists()
+    assert record_path("ch/ok.py", "cpu", examples_dir).exists()
+    assert failure_path("ch/hang.py", "cpu", examples_dir).exists()
 
 
 # --- non-determinism ------------------------------------------------------------------------

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import markdown
 import pytest
+from pytorch_notes.capture.cli import record_from_run
 from pytorch_notes.execute.supervise import run_example
 from pytorch_notes.parse import parse_example
 from pytorch_notes.render.html import Links, clean_text, render_example
 from pytorch_notes.render.notebook import build_notebook
-from pytorch_notes.store.records import Freshness, build_record, freshness, save_success
+from pytorch_notes.store.records import DeviceOutputs, Freshness, freshness, save_record
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,7 +36,7 @@ LINKS = Links(py="../examples/ch/ex.py", ipynb="../notebooks/ch/ex/ex.ipynb", no
 
 def rendered(write_example, examples_dir, source, lang="en"):
     ex = parse_example(write_example("ch/ex.py", source), examples_dir)
-    save_success(run_example(ex), examples_dir)
+    save_record(record_from_run(run_example(ex)), examples_dir)
     md, assets = render_example(ex, freshness(ex, examples_dir), lang, lambda p: "../" + p, LINKS)
     return ex, md, assets, to_html(md)
 
@@ -94,7 +95,7 @@ def test_figures_become_assets(write_example, examples_dir):
 def test_stale_outputs_warn_and_keep_unchanged_cells(write_example, examples_dir):
     path = write_example("ch/ex.py", '# %%\nprint("kept")\n# %%\nprint("old")\n')
     ex = parse_example(path, examples_dir)
-    save_success(run_example(ex), examples_dir)
+    save_record(record_from_run(run_example(ex)), examples_dir)
     path.write_text('# %%\nprint("kept")\n# %%\nprint("new")\n')
     ex2 = parse_example(path, examples_dir)
     md, _ = render_example(ex2, freshness(ex2, examples_dir), "en", str, LINKS)
@@ -106,7 +107,7 @@ def test_stale_outputs_warn_and_keep_unchanged_cells(write_example, examples_dir
 
 def test_missing_outputs_warn(write_example, examples_dir):
     ex = parse_example(write_example("ch/ex.py", '# %%\nprint(1)\n'), examples_dir)
-    md, _ = render_example(ex, Freshness("missing", None, None), "zh", str, LINKS)
+    md, _ = render_example(ex, Freshness({"cpu": DeviceOutputs("cpu", "missing", None, None)}), "zh", str, LINKS)
     assert "尚无输出" in to_html(md) and "下载 .ipynb" not in md
 
 
@@ -129,7 +130,7 @@ def test_notebook_is_valid_and_carries_outputs(write_example, examples_dir):
         import matplotlib.pyplot as plt
         plt.plot([1]); plt.show()
     '''), examples_dir)
-    record = build_record(run_example(ex))
+    record = record_from_run(run_example(ex))
     from pytorch_notes.render.notebook import dumps
     nb = nbformat.reads(dumps(build_notebook(record, "en", "Chapter", "../../ch/")), as_version=4)
     nbformat.validate(nb)

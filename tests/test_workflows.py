@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from pytorch_notes.parse import source_sha256
+from pytorch_notes.parse import parse_example
+from pytorch_notes.store.layout import record_path
+from pytorch_notes.store.model import FORMAT
 from pytorch_notes.store.validate import main as validate_main
 from pytorch_notes.store.validate import validate
 
@@ -189,19 +191,20 @@ def test_deploy_builds_strictly_and_only_the_deploy_job_may_publish():
 
 GPU = {"device": "NVIDIA H100 80GB HBM3", "device_kind": "cuda", "torch": "2.11.0+cu130", "cuda": "13.0",
        "python": "3.12.3", "platform": "Linux", "captured_at": "2026-11-23T03:30:00Z",
-       "duration_s": 1.25, "wall_s": 3.5}
+       "duration_s": 1.25, "wall_s": 3.5, "driver": "580.65.06", "libraries": {}}
 
 
 @pytest.fixture
 def gpu_store(write_example, examples_dir):
-    """Two examples, each with a good GPU record; returns (examples_dir, {rel: record path})."""
+    """Two examples, each with a made-up good CUDA record (a fixture: never in examples/_outputs)."""
     paths = {}
     for rel in ("basics/add.py", "basics/mul.py"):
-        src = write_example(rel, "# %%\nprint(1 + 1)\n")
-        record = {"format": 1, "example": rel, "source_sha256": source_sha256(src.read_bytes()),
-                  "provenance": dict(GPU), "cells": [{"index": 0, "line": 2, "source": "print(1 + 1)",
-                                                      "metadata": {}, "duration_s": 0.001, "outputs": []}]}
-        path = examples_dir / "_outputs" / (rel[:-3] + ".json")
+        ex = parse_example(write_example(rel, "# %%\nprint(1 + 1)\n"), examples_dir)
+        record = {"format": FORMAT, "example": rel, "device_kind": "cuda", "key": ex.key,
+                  "source_sha256": ex.sha256, "provenance": dict(GPU),
+                  "cells": [{"index": 0, "line": 2, "source": "print(1 + 1)", "metadata": {}, "key": ex.cells[0].key,
+                             "duration_s": 0.001, "outputs": []}]}
+        path = record_path(rel, "cuda", examples_dir)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(record), encoding="utf-8")
         paths[rel] = path
@@ -222,12 +225,17 @@ def test_a_good_gpu_store_passes(gpu_store, tmp_path, capsys):
     summary = tmp_path / "summary.md"
     assert validate_main(["--examples", str(examples_dir), "--summary", str(summary)]) == 0
     assert "NVIDIA H100 80GB HBM3" in summary.read_text(encoding="utf-8")
-    assert "2 records OK" in capsys.readouterr().out
+    assert "2 cuda records OK" in capsys.readouterr().out
 
 
 def _cpu(paths):
     _edit(paths["basics/mul.py"], device="CPU", device_kind="cpu", cuda=None)
-    return paths["basics/mul.py"], "expected a GPU"
+    return paths["basics/mul.py"], "provenance says 'cpu' but the record is the 'cuda' one"
+
+
+def _no_cuda_version(paths):
+    _edit(paths["basics/mul.py"], cuda=None)
+    return paths["basics/mul.py"], "a CUDA record without a CUDA version"
 
 
 def _missing(paths):
@@ -241,15 +249,34 @@ def _zero_duration(paths):
 
 
 def _failed(paths):
-    marker = paths["basics/mul.py"].with_name("mul.failed.json")
-    marker.write_text(json.dumps({"format": 1, "example": "basics/mul.py", "status": "timeout",
-                                  "location": "examples/basics/mul.py:2", "message": "timed out after 60 s"}))
-    return marker, "status 'timeout'"
+    marker = paths["basics/mul.py"].with_name("cuda.failed.json")
+    good = json.loads(paths["basics/mul.py"].read_text(encoding="utf-8"))
+    marker.write_text(json.dumps({"format": FORMAT, "example": "basics/mul.py", "device_kind": "cuda",
+                                  "key": good["key"], "source_sha256": good["source_sha256"], "status": "timeout",
+                                  "location": "examples/basics/mul.py:2", "message": "timed out after 60 s",
+                                  "captured_at": "2026-11-23T03:30:00Z", "provenance": None}))
+    return marker, "failed (timeout at examples/basics/mul.py:2"
 
 
 def _stale(paths):
-    (paths["basics/mul.py"].parents[2] / "basics" / "mul.py").write_text("# %%\nprint(2 * 3)\n", encoding="utf-8")
+    (paths["basics/mul.py"].parents[3] / "basics" / "mul.py").write_text("# %%\nprint(2 * 3)\n", encoding="utf-8")
     return paths["basics/mul.py"], "stale"
+
+
+def _wrong_shape(paths):
+    record = json.loads(paths["basics/mul.py"].read_text(encoding="utf-8"))
+    record["cells"][0]["outputs"] = [{"type": "stream", "name": "stdout"}]
+    paths["basics/mul.py"].write_text(json.dumps(record), encoding="utf-8")
+    return paths["basics/mul.py"], "field cells[0].outputs[0].text: missing"
+
+
+def _cpu_record_claims_a_gpu(paths):
+    cpu = paths["basics/mul.py"].with_name("cpu.json")
+    record = json.loads(paths["basics/mul.py"].read_text(encoding="utf-8"))
+    record["device_kind"] = "cpu"
+    record["provenance"]["device_kind"] = "cpu"
+    cpu.write_text(json.dumps(record), encoding="utf-8")
+    return cpu, "a CPU record that names CUDA '13.0'"
 
 
 def _machine_path(paths):
@@ -262,16 +289,18 @@ def _machine_path(paths):
     return paths["basics/mul.py"], "capturing machine's path '/home/runner/work/pytorch-notes/examples/basics/mul.py'"
 
 
-@pytest.mark.parametrize("breaks", [_cpu, _missing, _zero_duration, _failed, _stale, _machine_path],
-                         ids=["cpu-provenance", "missing-record", "zero-duration", "failed-status", "stale",
-                              "machine-path"])
+@pytest.mark.parametrize("breaks", [_cpu, _no_cuda_version, _missing, _zero_duration, _failed, _stale, _wrong_shape,
+                                    _cpu_record_claims_a_gpu, _machine_path],
+                         ids=["cpu-provenance", "no-cuda-version", "missing-record", "zero-duration", "failed-status",
+                              "stale", "wrong-shape", "cpu-claims-gpu", "machine-path"])
 def test_a_bad_record_fails_naming_its_file(gpu_store, capsys, breaks):
     examples_dir, paths = gpu_store
     bad_file, words = breaks(paths)
     report = validate(examples_dir)
     assert not report.ok
-    (problem,) = [p for p in report.problems if str(bad_file) in p]
-    assert problem.startswith(f"{bad_file}: ") and words in problem, problem
+    problems = [p for p in report.problems if str(bad_file) in p]
+    assert problems and all(p.startswith(f"{bad_file}: ") for p in problems), report.problems
+    assert any(words in p for p in problems), problems
     assert "basics/add.py" in report.records, "the good record is still accepted"
     assert validate_main(["--examples", str(examples_dir)]) == 1
     assert f"{bad_file}: " in capsys.readouterr().err

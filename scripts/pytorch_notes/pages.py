@@ -16,11 +16,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from pytorch_notes.parse import EXAMPLE_ID_PATTERN, NAME_RULE
 from pytorch_notes.settings import DOCS_DIR, LANGUAGES
 
 GENERATED_DIRS = ("notebooks",)  # folders under docs/<lang>/ written by the build, not by people
 
-EMBED_RE = re.compile(r"^::: example (?P<rel>[A-Za-z0-9_\-]+/[A-Za-z0-9_\-]+\.py)\s*$")
+EMBED_RE = re.compile(rf"^::: example (?P<rel>{EXAMPLE_ID_PATTERN})\s*$")
 _EMBED_PREFIX = re.compile(r"^\s*:::\s*example\b")
 _FENCE_RE = re.compile(r"^\s*(`{3,}|~{3,})")
 
@@ -72,7 +73,7 @@ def find_embeds(markdown: str, page: str) -> list[Embed]:
         elif _EMBED_PREFIX.match(line):
             raise PageError(f"{page}:{lineno}: malformed example embed {line.strip()!r}; "
                             "write `::: example <chapter>/<name>.py` alone on the line, "
-                            "with the path relative to examples/")
+                            f"with the path relative to examples/; {NAME_RULE}")
     return embeds
 
 

@@ -32,6 +32,15 @@ KNOWN_REQUIREMENTS = frozenset({"cuda"})
 KNOWN_FACTS = frozenset({"timeout", "requires"})
 KNOWN_CELL_KEYS = frozenset({"raises", "volatile", "title", "tags"})
 
+# The one rule for example names, used by capture, the embed syntax and the error messages:
+# examples/<chapter>/<name>.py with chapter and name in lowercase ASCII letters, digits, "_" and "-",
+# starting with a letter or digit (so that ids, URLs and file names need no escaping).
+NAME_PATTERN = r"[a-z0-9][a-z0-9_-]*"
+EXAMPLE_ID_PATTERN = rf"{NAME_PATTERN}/{NAME_PATTERN}\.py"
+NAME_RULE = ("an example is examples/<chapter>/<name>.py, where <chapter> and <name> use only lowercase "
+             "letters a-z, digits 0-9, '_' and '-', and start with a letter or digit")
+_EXAMPLE_ID_RE = re.compile(rf"^{EXAMPLE_ID_PATTERN}$")
+
 _CELL_RE = re.compile(r"^# %%(?P<rest>.*)$")
 _HEADER_OPEN = "# /// example"
 _HEADER_CLOSE = "# ///"
@@ -56,12 +65,15 @@ class Cell:
         line: 1-based line number in the file of the cell's first source line.
         source: the cell's code, without the ``# %%`` line and trailing blank lines.
         metadata: parsed header options, e.g. ``{"raises": "RuntimeError"}``.
+        key: what this cell executes (``code_key``): equal for two sources that differ only in
+            comments, blank lines or formatting.
     """
 
     index: int
     line: int
     source: str
     metadata: dict = field(default_factory=dict)
+    key: str = ""
 
     @property
     def raises(self) -> str | None:
@@ -85,7 +97,10 @@ class Example:
         cells: the code cells, in file order (the header block is not a cell).
         timeout_s: wall-clock limit for one run, seconds.
         requires: hardware the example needs, a subset of ``{"cuda"}``.
-        sha256: hex digest of the file's bytes; stored outputs are fresh when it matches.
+        sha256: hex digest of the file's bytes (shown in provenance; not the freshness key).
+        key: what the example executes: its header facts and each cell's ``key``. Stored
+            outputs are fresh when their key equals it (``store``), so editing a comment keeps
+            them fresh and any change to code, cell options or the header makes them stale.
     """
 
     path: Path
@@ -94,6 +109,7 @@ class Example:
     timeout_s: float
     requires: frozenset[str]
     sha256: str
+    key: str = ""
 
     @property
     def needs_cuda(self) -> bool:
@@ -103,6 +119,33 @@ class Example:
 def source_sha256(data: bytes) -> str:
     """SHA-256 hex digest of an example's bytes (the freshness key of stored outputs)."""
     return hashlib.sha256(data).hexdigest()
+
+
+def code_key(source: str, metadata: dict) -> str:
+    """Key of what a cell executes: SHA-256 (first 16 hex digits) of its options and its syntax tree.
+
+    The tree is ``ast.dump`` without positions (Python's ``ast`` module), so comments, blank lines
+    and formatting do not change the key, while any change to code or options does.
+
+    Raises:
+        SyntaxError: ``source`` does not parse on its own.
+    """
+    tree = ast.dump(ast.parse(source), annotate_fields=True, include_attributes=False)
+    text = json.dumps([metadata, tree], sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def example_key(facts: dict, cell_keys: list[str]) -> str:
+    """Key of what an example executes: its header facts (timeout, requires) and its cells' keys."""
+    text = json.dumps([facts, cell_keys], sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def check_example_id(rel: str) -> str | None:
+    """None when ``rel`` (e.g. ``"autograd/leaf.py"``) follows ``NAME_RULE``, else a message saying why not."""
+    if _EXAMPLE_ID_RE.match(rel):
+        return None
+    return f"{rel!r} is not a valid example name: {NAME_RULE}"
 
 
 def _parse_cell_header(path: Path, lineno: int, rest: str) -> dict:
@@ -195,7 +238,14 @@ def parse_example(path: Path | str, examples_dir: Path = EXAMPLES_DIR) -> Exampl
         while lead < len(body) and not body[lead].strip():
             lead += 1
         if body[lead:]:
-            cells.append(Cell(len(cells), start + lead, "\n".join(body[lead:]), meta))
+            source = "\n".join(body[lead:])
+            try:
+                key = code_key(source, meta)
+            except SyntaxError as exc:
+                line = start + lead + (exc.lineno or 1) - 1
+                raise ExampleError(path, line, f"SyntaxError in this cell on its own: {exc.msg} "
+                                   "(each `# %%` cell must be complete Python by itself)") from None
+            cells.append(Cell(len(cells), start + lead, source, meta, key))
 
     for i, line in enumerate(lines[skip:], start=skip + 1):
         m = _CELL_RE.match(line)
@@ -224,7 +274,12 @@ def parse_example(path: Path | str, examples_dir: Path = EXAMPLES_DIR) -> Exampl
         rel = path.relative_to(Path(examples_dir).resolve()).as_posix()
     except ValueError:
         rel = path.name
-    return Example(path, rel, tuple(cells), float(timeout), frozenset(requires), source_sha256(data))
+    else:
+        if problem := check_example_id(rel):
+            raise ExampleError(path, 1, problem)
+    facts = {"timeout": float(timeout), "requires": sorted(requires)}
+    key = example_key(facts, [c.key for c in cells])
+    return Example(path, rel, tuple(cells), float(timeout), frozenset(requires), source_sha256(data), key)
 
 
 def discover_examples(examples_dir: Path = EXAMPLES_DIR) -> list[Path]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from pytorch_notes.execute.runner import collapse_carriage_returns
 from pytorch_notes.parse import Example
+from pytorch_notes.store.model import Display, Error, Image, Output, Record, Stream
 from pytorch_notes.store.records import Freshness
 
 STRINGS = {
@@ -71,16 +72,22 @@ def asset_dir(rel: str) -> str:
     return "outputs/" + rel[:-3]
 
 
-def figure_assets(record: dict | None) -> dict[tuple[int, int], Asset]:
-    """The PNG figures of a stored record, keyed by (cell index, position among outputs)."""
-    assets = {}
-    for cell in (record or {}).get("cells", []):
+def figure_assets(record: Record | None) -> dict[tuple[int, int], Asset]:
+    """The PNG figures of a stored record, keyed by (cell index, position among outputs).
+
+    Figures of a record of another device than the CPU carry the device kind in their file name
+    (``cell2-1.cuda.png``), so records of two devices never share a file."""
+    assets: dict[tuple[int, int], Asset] = {}
+    if record is None:
+        return assets
+    tag = "" if record.device_kind == "cpu" else f".{record.device_kind}"
+    for cell in record.cells:
         n = 0
-        for pos, out in enumerate(cell["outputs"]):
-            if out["type"] == "image":
+        for pos, out in enumerate(cell.outputs):
+            if isinstance(out, Image):
                 n += 1
-                path = f"{asset_dir(record['example'])}/cell{cell['index'] + 1}-{n}.png"
-                assets[(cell["index"], pos)] = Asset(path, base64.b64decode(out["data"]))
+                path = f"{asset_dir(record.example)}/cell{cell.index + 1}-{n}{tag}.png"
+                assets[(cell.index, pos)] = Asset(path, base64.b64decode(out.data))
     return assets
 
 
@@ -105,21 +112,20 @@ def _pre(text: str, classes: str, label: str = "") -> str:
     return f'<div class="pn-output {classes}">{head}<pre><code>{body}</code></pre></div>'
 
 
-def render_output(out: dict, asset: Asset | None, t: dict, url_for: Callable[[str], str]) -> str:
-    """HTML of one output record (see runner.py for the record types)."""
-    kind = out["type"]
-    if kind == "stream":
-        if out["name"] == "stderr":
-            return _pre(out["text"], "pn-output--stderr", t["stderr"])
-        return _pre(out["text"], "pn-output--stdout")
-    if kind == "display":
-        return _pre(out["data"].get("text/plain", ""), "pn-output--display")
-    if kind == "error":
-        return _pre(f"{out['ename']}: {out['evalue']}", "pn-output--raised", t["raised"])
-    if kind == "image" and asset is not None:
+def render_output(out: Output, asset: Asset | None, t: dict, url_for: Callable[[str], str]) -> str:
+    """HTML of one output (``store.model`` has the kinds)."""
+    if isinstance(out, Stream):
+        if out.name == "stderr":
+            return _pre(out.text, "pn-output--stderr", t["stderr"])
+        return _pre(out.text, "pn-output--stdout")
+    if isinstance(out, Display):
+        return _pre(out.data.get("text/plain", ""), "pn-output--display")
+    if isinstance(out, Error):
+        return _pre(f"{out.ename}: {out.evalue}", "pn-output--raised", t["raised"])
+    if isinstance(out, Image) and asset is not None:
         alt = html.escape(f"{t['figure']} {asset.path.rsplit('/', 1)[-1][:-4]}")
         return (f'<figure class="pn-figure"><img src="{html.escape(url_for(asset.path))}" alt="{alt}" '
-                f'width="{out.get("width", "")}" loading="lazy"></figure>')
+                f'width="{out.width}" loading="lazy"></figure>')
     return ""
 
 
@@ -133,17 +139,18 @@ def _admonition(kind: str, title: str, body: str) -> str:
     return f'!!! {kind} "{title}"\n\n    ' + body.replace("\n", "\n    ")
 
 
-def provenance_html(record: dict, t: dict) -> str:
+def provenance_html(record: Record, t: dict) -> str:
     """The provenance line, e.g. ``CPU · torch 2.13.0+cpu · Python 3.11.7 · 2026-11-22 · 1.4 s``."""
-    p = record["provenance"]
-    parts = [p.get("device") or "CPU"]
-    if p.get("torch"):
-        parts.append(f"torch {p['torch']}")
-    if p.get("cuda"):
-        parts.append(f"CUDA {p['cuda']}")
-    parts += [f"Python {p.get('python', '?')}", p.get("captured_at", "")[:10], f"{p.get('duration_s', 0):.1f} s"]
-    tip = t["provenance_help"].format(when=p.get("captured_at", "?"), platform=p.get("platform", "?"),
-                                      sha=record.get("source_sha256", "")[:12])
+    p = record.provenance
+    parts = [p.device]
+    if p.torch:
+        parts.append(f"torch {p.torch}")
+    if p.cuda:
+        parts.append(f"CUDA {p.cuda}")
+    if p.driver:
+        parts.append(f"driver {p.driver}")
+    parts += [f"Python {p.python}", p.captured_at[:10], f"{p.duration_s:.1f} s"]
+    tip = t["provenance_help"].format(when=p.captured_at, platform=p.platform, sha=record.source_sha256[:12])
     return (f'<span class="pn-provenance__label">{t["captured"]}</span> '
             f'<span class="pn-provenance__facts" title="{html.escape(tip)}">{html.escape(" · ".join(parts))}</span>')
 
@@ -175,12 +182,11 @@ def render_example(example: Example, fresh: Freshness, lang: str, url_for: Calla
     t = STRINGS[lang]
     record = fresh.record
     assets = figure_assets(record)
-    stored = {c["index"]: c for c in (record or {}).get("cells", [])}
+    stored = {c.index: c for c in record.cells} if record else {}
     blocks = [f'<div class="pn-example" id="example-{example.rel[:-3].replace("/", "-")}"></div>']
     if fresh.failure:
         f = fresh.failure
-        blocks.append(_admonition("failure", t["failed_title"],
-                                  f"{t['failed']} `{f.get('location', '')}: {f.get('message', '')}`"))
+        blocks.append(_admonition("failure", t["failed_title"], f"{t['failed']} `{f.location}: {f.message}`"))
     if fresh.state == "missing":
         blocks.append(_admonition("warning", t["missing_title"],
                                   t["missing_cuda"] if example.needs_cuda else t["missing"]))
@@ -190,9 +196,9 @@ def render_example(example: Example, fresh: Freshness, lang: str, url_for: Calla
     for cell in example.cells:
         blocks.append(_fence(cell.source, cell.line, example.rel if cell.index == 0 else None))
         old = stored.get(cell.index)
-        if old is None or (fresh.state != "fresh" and old["source"] != cell.source):
+        if old is None or (fresh.state != "fresh" and old.key != cell.key):
             continue
-        for pos, out in enumerate(old["outputs"]):
+        for pos, out in enumerate(old.outputs):
             asset = assets.get((cell.index, pos))
             if asset:
                 used.append(asset)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 
+from pytorch_notes.store.model import Display, Error, Image, Record, Stream, to_dict
+
 HEADER = {
     "zh": "这是示例 `examples/{rel}` 运行后的笔记本，输出捕获于 {facts}。正文讲解见 [{chapter}]({chapter_url})。",
     "en": "The executed notebook of the example `examples/{rel}`, captured on {facts}. "
@@ -22,34 +24,33 @@ def _lines(text: str) -> list[str]:
     return text.splitlines(keepends=True)
 
 
-def _outputs(cell: dict, count: int) -> list[dict]:
+def _outputs(cell, count: int) -> list[dict]:
     outs = []
-    for out in cell["outputs"]:
-        kind = out["type"]
-        if kind == "stream":
-            outs.append({"output_type": "stream", "name": out["name"], "text": _lines(out["text"])})
-        elif kind == "display":
-            data = {k: _lines(v) for k, v in out["data"].items() if k == "text/plain"}
+    for out in cell.outputs:
+        if isinstance(out, Stream):
+            outs.append({"output_type": "stream", "name": out.name, "text": _lines(out.text)})
+        elif isinstance(out, Display):
+            data = {k: _lines(v) for k, v in out.data.items() if k == "text/plain"}
             outs.append({"output_type": "execute_result", "execution_count": count, "data": data, "metadata": {}})
-        elif kind == "image":
-            outs.append({"output_type": "display_data", "data": {"image/png": out["data"]}, "metadata": {}})
-        elif kind == "error":
-            outs.append({"output_type": "error", "ename": out["ename"], "evalue": out["evalue"],
-                         "traceback": out.get("traceback", "").splitlines() or [f"{out['ename']}: {out['evalue']}"]})
+        elif isinstance(out, Image):
+            outs.append({"output_type": "display_data", "data": {"image/png": out.data}, "metadata": {}})
+        elif isinstance(out, Error):
+            outs.append({"output_type": "error", "ename": out.ename, "evalue": out.evalue,
+                         "traceback": out.traceback.splitlines() or [f"{out.ename}: {out.evalue}"]})
     return outs
 
 
-def provenance_text(record: dict) -> str:
+def provenance_text(record: Record) -> str:
     """Plain-text provenance, e.g. ``CPU · torch 2.13.0+cpu · Python 3.11.7 · 2026-11-22``."""
-    p = record["provenance"]
-    parts = [p.get("device") or "CPU", f"torch {p.get('torch')}"]
-    if p.get("cuda"):
-        parts.append(f"CUDA {p['cuda']}")
-    parts += [f"Python {p.get('python')}", p.get("captured_at", "")[:10]]
+    p = record.provenance
+    parts = [p.device, f"torch {p.torch}"]
+    if p.cuda:
+        parts.append(f"CUDA {p.cuda}")
+    parts += [f"Python {p.python}", p.captured_at[:10]]
     return " · ".join(parts)
 
 
-def build_notebook(record: dict, lang: str, chapter: str, chapter_url: str) -> dict:
+def build_notebook(record: Record, lang: str, chapter: str, chapter_url: str) -> dict:
     """The notebook of one stored record.
 
     Args:
@@ -61,22 +62,22 @@ def build_notebook(record: dict, lang: str, chapter: str, chapter_url: str) -> d
     Returns:
         The notebook as a JSON-ready dict (nbformat 4.5).
     """
-    rel = record["example"]
+    rel = record.example
     header = f"# {rel}\n\n" + HEADER[lang].format(rel=rel, facts=provenance_text(record),
                                                   chapter=chapter, chapter_url=chapter_url)
     cells = [{"cell_type": "markdown", "id": "header", "metadata": {}, "source": _lines(header)}]
-    for n, cell in enumerate(record["cells"], start=1):
+    for n, cell in enumerate(record.cells, start=1):
         meta = {}
-        if cell["metadata"].get("raises"):
+        if cell.metadata.get("raises"):
             meta["tags"] = ["raises-exception"]
         cells.append({"cell_type": "code", "id": f"cell-{n}", "execution_count": n, "metadata": meta,
-                      "source": _lines(cell["source"]), "outputs": _outputs(cell, n)})
+                      "source": _lines(cell.source), "outputs": _outputs(cell, n)})
     return {
         "nbformat": 4, "nbformat_minor": 5, "cells": cells,
         "metadata": {
             "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-            "language_info": {"name": "python", "version": record["provenance"].get("python", "")},
-            "pytorch_notes": {"provenance": record["provenance"], "source_sha256": record["source_sha256"]},
+            "language_info": {"name": "python", "version": record.provenance.python},
+            "pytorch_notes": {"provenance": to_dict(record.provenance), "source_sha256": record.source_sha256},
         },
     }
 

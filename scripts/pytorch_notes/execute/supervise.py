@@ -1,21 +1,35 @@
 """Stage 2b, execute (parent side): run an example in a fresh process with a timeout.
 
-Standard library only. The child is ``runner.py``; it streams one JSON line per cell to a
-temporary file, so a run that hangs or crashes still tells which cell it reached.
+Standard library only. The child is ``runner.py``, run by path with the example's cells in a
+spec file, so it never imports this package. Everything of one run lives in a temporary
+``pn-run-*`` directory, removed afterwards: the spec, the results (one JSON line per cell, so a
+run that hangs or crashes still tells which cell it reached), the two files the child's file
+descriptors 1 and 2 write to (no pipe: a descendant that outlives the example cannot hold up
+the capture), the stack dump, the example's scratch working directory ``work/`` and its
+``TMPDIR`` ``tmp/``.
+
+The timeout bounds the example with all its descendants: the runner adopts orphans
+(``proctree``), and on a timeout, a crash or ``cancel_all`` this side kills the whole tree;
+every wait is bounded.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pytorch_notes.execute.paths import REPO_ROOT, PathScrubber
+from pytorch_notes.execute.proctree import kill_tree
 from pytorch_notes.parse import Example
 from pytorch_notes.settings import display_path
 
@@ -47,8 +61,9 @@ class RunResult:
     """What one run of an example produced.
 
     Attributes:
-        status: ``"ok"``, ``"failed"`` (a cell raised unexpectedly), ``"timeout"`` or
-            ``"crashed"`` (the process died without finishing, e.g. a segfault).
+        status: ``"ok"``, ``"failed"`` (a cell raised unexpectedly), ``"timeout"``,
+            ``"crashed"`` (the process died without finishing, e.g. a segfault) or
+            ``"cancelled"`` (``cancel_all``, e.g. on Ctrl-C).
         cells: results of the cells that ran, in order.
         duration_s: seconds from the first cell to the end, as measured by the child
             (wall time of the process when it did not finish).
@@ -57,7 +72,8 @@ class RunResult:
         provenance: device and versions, see ``runner.provenance``.
         error_line: line in the example where it failed (0 if unknown).
         message: one-line description of a failure, empty when ok.
-        process_output: the child's raw stdout/stderr (only interesting when it crashed).
+        process_output: the child's raw stdout then stderr, machine paths rewritten, at most
+            the last ``PROCESS_OUTPUT_TAIL`` bytes of each (only interesting when it crashed).
     """
 
     example: Example
@@ -80,6 +96,12 @@ class RunResult:
         return f"{display_path(self.example.path)}:{self.error_line or 1}"
 
 
+GRACE_S = 2.0  # after the timeout's SIGINT, seconds the runner gets to record the line it was on
+WAIT_S = 5.0  # bound on every other wait for a killed process
+PROCESS_OUTPUT_TAIL = 65_536  # bytes of the child's raw stdout and of its stderr kept for crash messages
+_STACK_FRAME = re.compile(r'^\s*File "(?P<file>.*)", line (?P<line>\d+)', re.MULTILINE)
+
+
 def _read_results(path: Path) -> tuple[list[CellResult], dict | None]:
     cells, end = [], None
     if not path.exists():
@@ -96,11 +118,100 @@ def _read_results(path: Path) -> tuple[list[CellResult], dict | None]:
     return cells, end
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
+class _Run:
+    """A child in progress, as ``cancel_all`` sees it."""
+
+    def __init__(self, proc: subprocess.Popen):
+        self.proc, self.cancelled = proc, False
+
+    def kill(self) -> None:
+        """Kill the runner's whole tree while the runner is unreaped (so its pid is still its own)."""
+        if self.proc.returncode is None:
+            kill_tree(self.proc.pid, session=self.proc.pid, include_root=True)
+
+
+_lock = threading.Lock()
+_active: set[_Run] = set()
+_generation = 0  # bumped by cancel_all: a run that started before it and registers after it is cancelled too
+
+
+def cancel_all() -> None:
+    """Kill every example run in progress, with all its descendants (e.g. on Ctrl-C).
+
+    Safe to call from any thread; returns at once after the kills. Each ``run_example`` call that
+    was running returns promptly with status ``"cancelled"`` and removes its temporary files.
+    Calls of ``run_example`` that start afterwards run normally.
+    """
+    global _generation
+    with _lock:
+        _generation += 1
+        runs = list(_active)
+        for run in runs:
+            run.cancelled = True
+    for run in runs:
+        run.kill()
+
+
+def _child_env(tmpdir: Path) -> dict:
+    """The parent's environment plus ``CHILD_ENV`` and ``TMPDIR``, without this package on PYTHONPATH."""
+    env = {**os.environ, **CHILD_ENV, "TMPDIR": str(tmpdir)}
+    package_root = RUNNER.parents[2]
+    kept = [p for p in env.get("PYTHONPATH", "").split(os.pathsep)
+            if p and Path(p).resolve() != package_root]
+    if kept:
+        env["PYTHONPATH"] = os.pathsep.join(kept)
+    else:
+        env.pop("PYTHONPATH", None)
+    return env
+
+
+def _tail(path: Path) -> str:
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+        with open(path, "rb") as f:
+            f.seek(max(0, os.fstat(f.fileno()).st_size - PROCESS_OUTPUT_TAIL))
+            return f.read().decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def stack_line(dump: str, example_path: str) -> int:
+    """The line of ``example_path`` the main thread was on in a ``faulthandler`` dump (0 if none).
+
+    The dump lists each thread's frames, most recent call first; the main thread is the one
+    whose stack goes through ``runner.py``.
+    """
+    for block in re.split(r"\n(?=\S)", dump):
+        frames = [(m["file"], int(m["line"])) for m in _STACK_FRAME.finditer(block)]
+        if any(f.endswith("runner.py") for f, _ in frames):
+            return next((line for f, line in frames if f == example_path), 0)
+    return 0
+
+
+def _interrupt(proc: subprocess.Popen, stack: Path) -> None:
+    """On a timeout: dump the stacks (SIGUSR2), then interrupt the cell (SIGINT) and give the
+    runner ``GRACE_S`` to record the traceback of the line it was on."""
+    for sig, wait in ((signal.SIGUSR2, 0.5), (signal.SIGINT, GRACE_S)):
+        try:
+            proc.send_signal(sig)
+        except ProcessLookupError:
+            return
+        if sig == signal.SIGUSR2:
+            end = time.monotonic() + wait
+            while time.monotonic() < end and (not stack.exists() or stack.stat().st_size == 0):
+                time.sleep(0.01)
+            continue
+        try:
+            proc.wait(timeout=wait)
+        except subprocess.TimeoutExpired:
+            pass
+
+
+def _remove(tmp: Path) -> None:
+    for _ in range(3):  # a process killed a moment ago may still drop a file
+        shutil.rmtree(tmp, ignore_errors=True)
+        if not tmp.exists():
+            return
+        time.sleep(0.05)
 
 
 def run_example(example: Example, python: str | None = None, timeout_s: float | None = None) -> RunResult:
@@ -109,52 +220,84 @@ def run_example(example: Example, python: str | None = None, timeout_s: float | 
     Args:
         example: the parsed example.
         python: interpreter to use (default: the current one).
-        timeout_s: override of ``example.timeout_s``, seconds.
+        timeout_s: override of ``example.timeout_s``, seconds; bounds the example with every
+            process it starts.
 
     Returns:
         A :class:`RunResult`; this function does not raise for failures of the example.
     """
     limit = example.timeout_s if timeout_s is None else timeout_s
-    env = {**os.environ, **CHILD_ENV, "PYTHONPATH": str(RUNNER.parents[2])}
-    with tempfile.TemporaryDirectory(prefix="pn-run-") as tmp:
-        results = Path(tmp) / "results.jsonl"
-        cmd = [python or sys.executable, str(RUNNER), str(example.path), str(results)]
-        t0 = time.perf_counter()
-        # A new session, so that a timeout kills the example's own children too.
-        proc = subprocess.Popen(cmd, cwd=Path(example.path).parents[2], env=env, start_new_session=True,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        timed_out = False
-        try:
-            raw, _ = proc.communicate(timeout=limit)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            # Interrupt first: the runner records a traceback naming the line it was on.
-            try:
-                os.killpg(proc.pid, signal.SIGINT)
-                raw, _ = proc.communicate(timeout=3)
-            except (subprocess.TimeoutExpired, ProcessLookupError):
-                _kill_group(proc)
-                raw, _ = proc.communicate()
-        finally:
-            if proc.poll() is None:
-                _kill_group(proc)
-        wall = time.perf_counter() - t0
-        cells, end = _read_results(results)
+    with _lock:
+        generation = _generation
+    tmp = Path(tempfile.mkdtemp(prefix="pn-run-"))
+    try:
+        return _run(example, python, limit, tmp, generation)
+    finally:
+        _remove(tmp)
 
-    process_output = raw.decode("utf-8", errors="replace")
+
+def _run(example: Example, python: str | None, limit: float, tmp: Path, generation: int) -> RunResult:
+    work, tmpdir = tmp / "work", tmp / "tmp"
+    work.mkdir()
+    tmpdir.mkdir()
+    names = {k: str(tmp / k) for k in ("results", "stdout", "stderr", "stack")}
+    spec = {"path": str(example.path), "root": str(REPO_ROOT), "scratch": str(work), "tmpdir": str(tmpdir),
+            **names, "cells": [{"index": c.index, "line": c.line, "source": c.source, "metadata": c.metadata}
+                               for c in example.cells]}
+    (tmp / "spec.json").write_text(json.dumps(spec, ensure_ascii=False), encoding="utf-8")
+    cmd = [python or sys.executable, str(RUNNER), str(tmp / "spec.json")]
+    t0 = time.perf_counter()
+    with open(names["stdout"], "ab") as out, open(names["stderr"], "ab") as err:
+        # A new session: the runner leads it, and a straggler of the example is found by its session id.
+        proc = subprocess.Popen(cmd, cwd=work, env=_child_env(tmpdir), start_new_session=True,
+                                stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+    run = _Run(proc)
+    with _lock:
+        _active.add(run)
+        run.cancelled = _generation != generation
+    timed_out = False
+    try:
+        if run.cancelled:
+            run.kill()
+        proc.wait(timeout=limit)
+    except subprocess.TimeoutExpired:
+        timed_out = not run.cancelled
+        if timed_out:
+            _interrupt(proc, tmp / "stack")
+    finally:
+        run.kill()
+        try:
+            proc.wait(timeout=WAIT_S)
+        except subprocess.TimeoutExpired:
+            pass  # stuck in the kernel (uninterruptible sleep): give up on it rather than hang
+        kill_tree(-1, session=proc.pid, deadline_s=1.0)  # stragglers that left the tree before the runner died
+        with _lock:
+            _active.discard(run)
+    wall = time.perf_counter() - t0
+    cells, end = _read_results(Path(names["results"]))
+    scrub = PathScrubber(str(work), str(tmpdir), REPO_ROOT)
+    process_output = scrub.text(_tail(Path(names["stdout"])) + _tail(Path(names["stderr"])))
+    stack = _tail(tmp / "stack") if timed_out else ""
+    return _result(example, run.cancelled, timed_out, limit, proc.returncode, cells, end, wall, process_output,
+                   stack)
+
+
+def _result(example: Example, cancelled: bool, timed_out: bool, limit: float, returncode: int | None,
+            cells: list[CellResult], end: dict | None, wall: float, process_output: str, stack: str) -> RunResult:
     result = RunResult(example, "ok", cells, end["duration_s"] if end else round(wall, 4), round(wall, 4),
                        process_output=process_output)
     if end:
         result.captured_at, result.provenance = end["captured_at"], end["provenance"]
+    nxt = example.cells[min(len(cells), len(example.cells) - 1)]  # the cell that was running, if any
+    if cancelled:
+        result.status, result.error_line = "cancelled", nxt.line
+        result.message = f"cancelled (Ctrl-C) in cell {nxt.index + 1}"
+        return result
     if timed_out:
         interrupted = cells[-1] if cells and not cells[-1].ok else None
-        if interrupted:
-            cell = example.cells[interrupted.index]
-            err = next((o for o in interrupted.outputs if o["type"] == "error"), {})
-            line = err.get("line") or cell.line
-        else:
-            cell = example.cells[min(len(cells), len(example.cells) - 1)]
-            line = cell.line
+        cell = example.cells[interrupted.index] if interrupted else nxt
+        err = next((o for o in interrupted.outputs if o["type"] == "error"), {}) if interrupted else {}
+        line = err.get("line") or stack_line(stack, str(example.path)) or cell.line
         result.status, result.error_line = "timeout", line
         result.message = f"timed out after {limit:g} s in cell {cell.index + 1} (line {line}); " \
                          "raise `timeout` in the `# /// example` header if it needs longer"
@@ -165,10 +308,8 @@ def run_example(example: Example, python: str | None = None, timeout_s: float | 
         result.status, result.error_line = "failed", err.get("line") or failed.line
         result.message = f"{err.get('ename', 'Error')}: {err.get('evalue', '')}".strip()
         return result
-    if end is None or proc.returncode != 0:
-        nxt = len(cells)
-        cell = example.cells[min(nxt, len(example.cells) - 1)]
-        result.status, result.error_line = "crashed", cell.line
+    if end is None or returncode != 0:
+        result.status, result.error_line = "crashed", nxt.line
         tail = process_output.strip().splitlines()[-1:] or ["no output"]
-        result.message = f"process exited with status {proc.returncode} in cell {cell.index + 1}: {tail[0]}"
+        result.message = f"process exited with status {returncode} in cell {nxt.index + 1}: {tail[0]}"
     return result

@@ -1,0 +1,110 @@
+"""Child side of execute: where a run happened (device, driver, versions). Standard library only."""
+
+from __future__ import annotations
+
+import ast
+import platform
+import re
+import subprocess
+import sys
+
+NVIDIA_VERSION_FILE = "/proc/driver/nvidia/version"
+# e.g. "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.129.03  Thu Oct 19 18:56:32 UTC 2023"
+# or   "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  550.54.15  Release Build  ..."
+_NVRM_RE = re.compile(r"^NVRM version:.*?\s(\d+\.\d+(?:\.\d+)?)(?:\s|$)", re.MULTILINE)
+
+
+def imported_modules(sources: list[str]) -> list[str]:
+    """Top-level names of the absolute imports in ``sources`` (``import a.b``, ``from a import b`` -> ``a``),
+    minus the standard library (``sys.stdlib_module_names``), sorted. Found statically, so an import
+    inside a function that never ran still counts; relative imports do not."""
+    names = set()
+    for source in sources:
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module.split(".")[0])
+    return sorted(names - set(sys.stdlib_module_names) - {"__future__"})
+
+
+def library_versions(modules: list[str], exclude: frozenset[str] = frozenset({"torch"})) -> dict[str, str]:
+    """``{distribution: version}`` of the installed distributions that provide ``modules``
+    (mapped with ``importlib.metadata.packages_distributions``, e.g. ``sklearn`` -> ``scikit-learn``).
+
+    Modules no distribution provides (the example's own helpers) are left out, and so are the
+    distributions in ``exclude`` (torch has its own provenance field).
+    """
+    if not modules:
+        return {}
+    from importlib import metadata  # noqa: PLC0415 - scanning distributions costs ~0.3 s; only when needed
+
+    providers = metadata.packages_distributions()
+    found = {}
+    for module in modules:
+        if module in exclude:
+            continue
+        for dist in providers.get(module, []):
+            if dist in exclude or dist.lower() in exclude:
+                continue
+            try:
+                found[dist] = metadata.version(dist)
+            except metadata.PackageNotFoundError:
+                pass
+    return dict(sorted(found.items(), key=lambda kv: kv[0].lower()))
+
+
+def parse_nvidia_version(text: str) -> str | None:
+    """The driver version in the text of ``/proc/driver/nvidia/version`` (``"535.129.03"``), or None."""
+    m = _NVRM_RE.search(text)
+    return m.group(1) if m else None
+
+
+def nvidia_driver() -> str | None:
+    """The NVIDIA driver version of this machine: from ``/proc/driver/nvidia/version``, else from
+    ``nvidia-smi --query-gpu=driver_version --format=csv,noheader``; None when neither answers."""
+    try:
+        with open(NVIDIA_VERSION_FILE, encoding="utf-8", errors="replace") as f:
+            version = parse_nvidia_version(f.read())
+        if version:
+            return version
+    except OSError:
+        pass
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    lines = out.stdout.strip().splitlines()
+    return lines[0].strip() if out.returncode == 0 and lines and lines[0].strip() else None
+
+
+def provenance(sources: list[str] = ()) -> dict:
+    """Describe the machine as torch sees it.
+
+    Args:
+        sources: the example's cells; their imports give ``libraries``.
+
+    Returns:
+        ``device`` ("CPU" without CUDA, else ``torch.cuda.get_device_name(0)``), ``device_kind``
+        (``cpu``/``cuda``), ``driver`` (NVIDIA driver version on CUDA, else None), the versions of
+        ``torch``, ``cuda`` and ``python``, ``platform``, and ``libraries`` (``library_versions``).
+    """
+    info = {"device": "CPU", "device_kind": "cpu", "driver": None, "torch": None, "cuda": None,
+            "python": platform.python_version(), "platform": platform.platform(terse=True),
+            "libraries": library_versions(imported_modules(list(sources)))}
+    torch = sys.modules.get("torch")
+    if torch is None:
+        try:
+            import torch  # noqa: PLC0415 - only for the provenance of a torch-less example
+        except ImportError:
+            return info
+    info["torch"] = torch.__version__
+    if torch.cuda.is_available():
+        info.update(device=torch.cuda.get_device_name(0), device_kind="cuda", cuda=torch.version.cuda,
+                    driver=nvidia_driver())
+    return info

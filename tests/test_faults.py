@@ -209,9 +209,11 @@ def test_failed_recapture_shows_last_good_output_with_notice_and_warns(write_exa
     path.write_text('# %%\nprint("the good output")\nraise ValueError("broken by an edit")\n')
     assert capture.main([str(path)], examples_dir) == 1
 
-    monkeypatch.setattr(mkdocs_hooks, "resolve_example", lambda rel: examples_dir / rel)
-    monkeypatch.setattr(mkdocs_hooks, "parse_example", lambda p: parse_example(p, examples_dir))
-    monkeypatch.setattr(mkdocs_hooks, "freshness", lambda ex: freshness(ex, examples_dir))
+    from pytorch_notes.site import embed
+
+    monkeypatch.setattr(embed, "resolve_example", lambda rel: examples_dir / rel)
+    monkeypatch.setattr(embed, "parse_example", lambda p: parse_example(p, examples_dir))
+    monkeypatch.setattr(embed, "freshness", lambda ex: freshness(ex, examples_dir))
     page = SimpleNamespace(file=SimpleNamespace(src_uri="en/t.md", url="en/t/"))
     with caplog.at_level("WARNING"):
         md = mkdocs_hooks.on_page_markdown("# T\n\n::: example ch/ex.py\n", page,

@@ -73,12 +73,12 @@ def offline_site(tmp_path_factory) -> Path:
 ])
 def test_hook_urls_follow_the_url_style(use_directory_urls, page, notebook, ipynb, dest):
     """The hook's links, with directory URLs (served site) and without (offline copy)."""
-    from pytorch_notes.site import hooks  # noqa: PLC0415 - imports MkDocs; only this test needs it
+    from pytorch_notes.site import urls  # noqa: PLC0415 - imports MkDocs; only this test needs it
 
-    assert hooks._page_url("autograd.md", use_directory_urls) == page
-    assert hooks._page_url("index.md", use_directory_urls) == ("" if use_directory_urls else "index.html")
-    assert hooks._notebook_urls("autograd/leaf.py", use_directory_urls) == (notebook, ipynb)
-    assert hooks._notebook_page_dest("notebooks/autograd/leaf.ipynb", use_directory_urls) == dest
+    assert urls.page_url("autograd.md", use_directory_urls) == page
+    assert urls.page_url("index.md", use_directory_urls) == ("" if use_directory_urls else "index.html")
+    assert urls.notebook_urls("autograd/leaf.py", use_directory_urls) == (notebook, ipynb)
+    assert urls.notebook_page_dest("notebooks/autograd/leaf.ipynb", use_directory_urls) == dest
 
 
 def _html_pages(site: Path) -> list[Path]:

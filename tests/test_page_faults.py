@@ -13,7 +13,7 @@ import pytest
 import yaml
 from pytorch_notes import twins
 from pytorch_notes.pages import embed_mismatches, missing_twins, orphan_examples
-from pytorch_notes.site.hooks import _twin_lag_banner
+from pytorch_notes.site.lag import twin_lag_banner as _twin_lag_banner
 
 ROOT = Path(__file__).resolve().parent.parent
 MKDOCS = Path(sys.executable).with_name("mkdocs")
@@ -104,7 +104,7 @@ def test_stale_twin_gets_a_banner_linking_the_newer_version(docs, monkeypatch):
     docs("en/a.md", "# Tensors\n")
     twins.sync(["a.md"], docs.root)
     zh.write_text("# 张量\n\n新增内容。\n", encoding="utf-8")
-    monkeypatch.setattr("pytorch_notes.site.hooks.page_lag", lambda page: twins.page_lag(page, docs.root))
+    monkeypatch.setattr("pytorch_notes.site.lag.page_lag", lambda page: twins.page_lag(page, docs.root))
 
     en_page = SimpleNamespace(file=SimpleNamespace(src_uri="en/a.md", url="en/a/"))
     zh_page = SimpleNamespace(file=SimpleNamespace(src_uri="zh/a.md", url="a/"))

@@ -1,0 +1,196 @@
+"""Notebook pages: write each embedded example's notebook from the store, serve it as a page under
+mkdocs-static-i18n, pair it across languages, and slim its HTML."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import os
+from pathlib import Path
+
+from mkdocs.structure.files import File
+from mkdocs.utils import get_relative_url
+
+from pytorch_notes.pages import PageError, find_embeds, language_pages
+from pytorch_notes.render.notebook import build_notebook, dumps
+from pytorch_notes.settings import DOCS_DIR, LANGUAGES
+from pytorch_notes.site.common import first_heading
+from pytorch_notes.site.embed import shown_record
+from pytorch_notes.site.urls import notebook_page_dest, notebook_urls, page_url
+
+
+def _embedding_pages() -> dict[str, dict[str, tuple[str, str]]]:
+    """For each language: example id -> (page path under docs/<lang>/, page title) of its first embed."""
+    found: dict[str, dict[str, tuple[str, str]]] = {}
+    for lang in LANGUAGES:
+        found[lang] = {}
+        for rel_page, path in language_pages(lang).items():
+            text = path.read_text(encoding="utf-8")
+            title = first_heading(text) or rel_page
+            try:
+                embeds = find_embeds(text, f"docs/{lang}/{rel_page}")
+            except PageError:
+                continue  # reported with its line by on_page_markdown
+            for e in embeds:
+                found[lang].setdefault(e.rel, (rel_page, title))
+    return found
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+class _KeepEverything(set):
+    """A 'used cache paths' set that contains every path, so nothing is evicted."""
+
+    def __contains__(self, item) -> bool:
+        return True
+
+
+def write_notebooks(config) -> None:
+    """Write the notebooks of all embedded, captured examples; delete ones no longer wanted.
+
+    Also keep mkdocs-jupyter's render cache across languages: it evicts every entry the
+    current build did not use, so under i18n each language build wiped the other's and
+    every build re-rendered every notebook (measured: 32 s instead of ~10 s for 57
+    examples). ``make clean`` empties the cache.
+    """
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is not None:
+        jupyter._used_cache_paths = _KeepEverything()
+    embedding = _embedding_pages()
+    for lang in LANGUAGES:
+        root = DOCS_DIR / lang / "notebooks"
+        wanted = set()
+        for rel, (page, title) in embedding[lang].items():
+            record = shown_record(rel)
+            if record is None:
+                continue
+            target = root / (rel[:-3] + ".ipynb")
+            wanted.add(target)
+            chapter_page = page_url(page, config.use_directory_urls)
+            chapter_url = get_relative_url(chapter_page, notebook_urls(rel, config.use_directory_urls)[0])
+            _write_if_changed(target, dumps(build_notebook(record, lang, title, chapter_url)))
+        for stale in root.rglob("*.ipynb") if root.exists() else []:
+            if stale not in wanted:
+                stale.unlink()
+
+
+class _NotebookPage(File):
+    """A notebook File served as a page (what mkdocs-jupyter's wrapper does, kept after i18n)."""
+
+    def is_documentation_page(self) -> bool:
+        return True
+
+    def is_static_page(self) -> bool:
+        return False
+
+
+def as_page(f: File, site_dir: str, use_directory_urls: bool = True) -> File:
+    nb = copy.copy(f)
+    nb.__class__ = _NotebookPage
+    # i18n copies mkdocs-jupyter's page path (.../index.html, or .html offline) or the raw .ipynb
+    nb.dest_uri, nb.url = notebook_page_dest(f.dest_uri, use_directory_urls)
+    nb.abs_dest_path = os.path.normpath(os.path.join(site_dir, nb.dest_uri))
+    return nb
+
+
+def add_notebook_alternates(page: File, lang: str, use_directory_urls: bool) -> None:
+    """Give a notebook page its twin in every other language, for the language switcher.
+
+    i18n pairs only the Markdown pages: a notebook page knew only itself, so switching language
+    on it went to the other language's home page. The twin is the same example's notebook, which
+    ``on_pre_build`` wrote for each language; only its ``url`` is read (by i18n's page context).
+    """
+    alternates = dict(getattr(page, "alternates", None) or {lang: page})
+    example = page.src_uri.split("notebooks/", 1)[1][: -len(".ipynb")] + ".py"
+    for other in LANGUAGES:
+        if other in alternates or not (DOCS_DIR / other / "notebooks" / (example[:-3] + ".ipynb")).is_file():
+            continue
+        twin = copy.copy(page)
+        prefix = "" if other == LANGUAGES[0] else f"{other}/"
+        twin.src_uri = f"{other}/notebooks/{example[:-3]}.ipynb"
+        twin.url = prefix + notebook_urls(example, use_directory_urls)[0]
+        twin.dest_uri = notebook_page_dest(prefix + notebook_urls(example, False)[1], use_directory_urls)[0]
+        alternates[other] = twin
+    page.alternates = alternates
+
+
+NOTEBOOK_CSS_MIN = 1024  # inline style blocks at least this long (characters) move to a shared file
+_STYLE_OPEN, _STYLE_CLOSE = '<style type="text/css">', "</style>"
+
+
+def slim_notebook_page(html: str, page, config) -> str:
+    """Notebook pages: slim the content before search and templating see it.
+
+    * nbconvert inlines its stylesheets (~590 KB, the same on every notebook page). Each
+      block of at least ``NOTEBOOK_CSS_MIN`` characters moves to a content-addressed file
+      under ``assets/notebook/`` and is linked in place (same cascade order), so a reader
+      downloads it once instead of with every notebook page.
+    * The page is kept out of the search index: it repeats the code and outputs of an
+      example that a chapter page embeds (the chapter's entry carries that code), so
+      indexing it only doubled results. Material skips a page whose ``meta.search.exclude``
+      is true (``SearchIndex.add_entry_from_context`` in material/plugins/search/plugin.py).
+
+    Doing both here, before any ``on_page_context``, rather than on the finished HTML took the
+    warm build from about 12 s to under 10 s: Material's search parser and its
+    ``data-search-*`` regex no longer walk 600 KB per notebook page (cProfile, 2026-11-22).
+    """
+    if not page.file.src_uri.endswith(".ipynb"):
+        return html
+    page.meta.setdefault("search", {})["exclude"] = True
+    parts, at = [], 0
+    while (start := html.find(_STYLE_OPEN, at)) != -1:
+        end = html.find(_STYLE_CLOSE, start)
+        if end == -1:
+            break
+        css = html[start + len(_STYLE_OPEN):end]
+        parts.append(html[at:start])
+        if len(css) < NOTEBOOK_CSS_MIN:
+            parts.append(html[start:end + len(_STYLE_CLOSE)])
+        else:
+            parts.append(f'<link rel="stylesheet" href="{_notebook_css(css, config, page)}">')
+        at = end + len(_STYLE_CLOSE)
+    parts.append(html[at:])
+    return "".join(parts)
+
+
+def _notebook_css(css: str, config, page) -> str:
+    """Write ``css`` once to ``assets/notebook/<sha256[:16]>.css`` in the site; its URL from ``page``."""
+    name = _CSS_NAMES.get(css)
+    if name is None:
+        name = f"assets/notebook/{hashlib.sha256(css.encode('utf-8')).hexdigest()[:16]}.css"
+        _CSS_NAMES[css] = name
+    target = Path(config.site_dir) / name
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(css, encoding="utf-8")
+    return get_relative_url(name, page.url)
+
+
+_CSS_NAMES: dict[str, str] = {}  # stylesheet text -> site path, so each is hashed once per process
+
+
+def point_edit_link_at_example(page, config) -> None:
+    """Notebook pages are generated: point their edit link at the example script instead."""
+    src = page.file.src_uri
+    if src.endswith(".ipynb") and config.repo_url:
+        rel = src.split("notebooks/", 1)[1][: -len(".ipynb")] + ".py"
+        page.edit_url = config.repo_url.rstrip("/") + f"/edit/main/examples/{rel}"
+
+
+def serve_notebooks_as_pages(files, config, lang: str) -> None:
+    """Turn the generated notebooks back into pages after mkdocs-static-i18n re-created every File
+    (it drops mkdocs-jupyter's wrapper, see shared/STACK.md), with their language alternates."""
+    for f in list(files):
+        if f.src_uri.endswith(".ipynb") and "/notebooks/" in f"/{f.src_uri}":
+            page = as_page(f, config.site_dir, config.use_directory_urls)
+            alternates = getattr(f, "alternates", None)
+            if alternates:
+                page.alternates = {k: (page if k == lang else as_page(v, config.site_dir, config.use_directory_urls))
+                                   for k, v in alternates.items()}
+            add_notebook_alternates(page, lang, config.use_directory_urls)
+            files.remove(f)
+            files.append(page)

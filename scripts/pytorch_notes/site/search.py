@@ -1,0 +1,59 @@
+"""The search index: one per language (mkdocs-static-i18n writes one for all), also for ``make offline``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pytorch_notes.settings import LANGUAGES
+
+
+def split_search_index(config) -> None:
+    """Give each language its own search index containing only its pages.
+
+    mkdocs-static-i18n writes the entries of all languages to ``search/search_index.json``.
+    Material loads ``<base>/search/search_index.json``. The default language keeps
+    ``search/search_index.json`` with its pages only; each other language gets
+    ``<lang>/search/search_index.json`` with locations relative to ``<lang>/``, and the
+    template override ``docs/overrides/main.html`` sets ``base`` of its pages to ``<lang>/``.
+    """
+    i18n = config.plugins.get("i18n")
+    if i18n is None or getattr(i18n, "building", False):
+        return  # an inner per-language build; wait for the outer one
+    site = Path(config.site_dir)
+    index_path = site / "search" / "search_index.json"
+    if not index_path.exists():
+        return
+    index = json.loads(index_path.read_text(encoding="utf-8"))
+    others = [lang for lang in LANGUAGES[1:]]
+    by_lang = {lang: [] for lang in LANGUAGES}
+    for doc in index["docs"]:
+        loc = doc["location"]
+        lang = next((lg for lg in others if loc == f"{lg}/" or loc.startswith(f"{lg}/")), LANGUAGES[0])
+        if lang != LANGUAGES[0]:  # locations are relative to that language's root
+            doc = {**doc, "location": loc[len(lang) + 1:]}
+        by_lang[lang].append(doc)
+    for lang, docs in by_lang.items():
+        target = index_path if lang == LANGUAGES[0] else site / lang / "search" / "search_index.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps({**index, "docs": docs}, ensure_ascii=False, separators=(",", ":"))
+        target.write_text(text, encoding="utf-8")
+        if _offline_enabled(config):
+            _write_offline_search_script(target, text)
+
+
+def _offline_enabled(config) -> bool:
+    """True when Material's offline plugin is on (``make offline``: ``OFFLINE=true``)."""
+    plugin = config.plugins.get("material/offline") or config.plugins.get("offline")
+    return bool(plugin is not None and plugin.config.enabled)
+
+
+def _write_offline_search_script(index_json: Path, text: str) -> None:
+    """Write ``search_index.js`` beside ``index_json``: the index as a script, for file://.
+
+    From file://, Material loads ``<base>/search/search_index.js`` with a script tag and reads the
+    global ``__index`` (a fetch of the JSON would be blocked). Its offline plugin writes that script
+    from the merged index of all languages before this hook splits it, so each language's script is
+    rewritten here from that language's index ``text``.
+    """
+    index_json.with_name("search_index.js").write_text(f"var __index = {text}", encoding="utf-8")

@@ -1,4 +1,4 @@
-"""The pure parts of scripts/bench.py: figures and the table, page weight, content replication.
+"""The pure parts of the benchmark (scripts/benchmarks/): figures and the table, page weight, content replication.
 
 The benchmark itself (`make bench`) is not run here: it takes minutes.
 """
@@ -9,7 +9,10 @@ import json
 from pathlib import Path
 
 import pytest
-from bench import Figure, flatten_nav, format_table, overhead_subset, page_weights, ratio, replicate
+from benchmarks.build import flatten_nav, replicate
+from benchmarks.capture import overhead_subset
+from benchmarks.figures import Figure, format_table, ratio
+from benchmarks.weight import page_weights
 from pytorch_notes.parse import parse_example
 from pytorch_notes.store.model import FORMAT, Provenance, Record
 from pytorch_notes.store.records import save_record

@@ -1,0 +1,12 @@
+"""The ``make bench`` command: measure the site against the alternatives, in one run.
+
+Usage and the sections are described in ``cli`` (``python scripts/bench.py --help``). The modules:
+``figures`` (``Figure``, ``ratio``, the table, the JSON report), ``repo`` (temporary copies of the
+repository, the environment of measured commands, timed commands and builds, child MkDocs configs),
+``build`` (the ``build``, ``exec``, ``scaling`` and ``tests`` sections), ``capture`` (``incremental``
+and ``capture``), ``weight`` (page weights and search index sizes). The command line is ``cli.main``.
+"""
+
+from benchmarks.cli import main
+
+__all__ = ["main"]

@@ -1,0 +1,94 @@
+"""Capture sections: ``incremental`` (nothing changed, then one example changed) and ``capture``
+(the overhead of ``capture.py`` over bare runs)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from pytorch_notes.execute.supervise import CHILD_ENV
+from pytorch_notes.parse import discover_examples, parse_example
+from pytorch_notes.settings import EXAMPLES_DIR
+
+from benchmarks.figures import Figure, ratio
+from benchmarks.repo import bench_env, copy_repo, stored_durations, timed
+
+# ---------------------------------------------------------------- 2. incremental capture
+
+
+def store_mtimes(examples_dir: Path) -> dict[str, int]:
+    """mtime (ns) of every store file, keyed by path relative to the store."""
+    store = examples_dir / "_outputs"
+    return {p.relative_to(store).as_posix(): p.stat().st_mtime_ns for p in store.rglob("*.json")}
+
+
+_RAN = re.compile(r"^\[\d+/\d+\] ", re.MULTILINE)
+
+
+def bench_incremental(tmp: Path, repeat: int) -> list[Figure]:
+    """``capture.py`` with nothing stale, then with one example changed (a newline appended)."""
+    root = copy_repo(tmp / "incr-repo")
+    env, cmd = bench_env(tmp), [sys.executable, "scripts/capture.py"]
+    timed(cmd, root, env)  # untimed: brings the copy up to date if the working tree has stale examples
+    noop, noop_runs = [], []
+    for _ in range(repeat):
+        before = store_mtimes(root / "examples")
+        seconds, out = timed(cmd, root, env)
+        changed = [k for k, v in store_mtimes(root / "examples").items() if before.get(k) != v]
+        noop.append(seconds)
+        noop_runs.append(max(len(_RAN.findall(out)), len(changed)))
+    durations = stored_durations(root / "examples")
+    target = min(durations, key=durations.get)
+    one, one_runs = [], []
+    for _ in range(repeat):
+        with open(root / "examples" / f"{target}.py", "a", encoding="utf-8") as fh:
+            fh.write("\n")  # a new hash, the same cells: the example is stale
+        before = store_mtimes(root / "examples")
+        seconds, out = timed(cmd, root, env)
+        changed = [k for k, v in store_mtimes(root / "examples").items() if before.get(k) != v]
+        one.append(seconds)
+        one_runs.append(max(len(_RAN.findall(out)), len(changed)))
+    return [Figure("capture, nothing changed", "s", noop, ("<", 2)),
+            Figure("capture, nothing changed: examples run", "", noop_runs, ("==", 0), "and store files changed"),
+            Figure("capture, one example changed", "s", one, note=f"{target}.py (shortest stored run)"),
+            Figure("capture, one example changed: examples run", "", one_runs, ("==", 1))]
+
+
+# ---------------------------------------------------------------- 3. capture overhead
+
+
+def overhead_subset(count: int, examples_dir: Path = EXAMPLES_DIR) -> list[str]:
+    """``count`` examples (0: all) without a declared raising cell, spread evenly over stored run times."""
+    durations = stored_durations(examples_dir)
+    plain = []
+    for path in discover_examples(examples_dir):
+        ex = parse_example(path, examples_dir)
+        if not ex.needs_cuda and not any(c.raises for c in ex.cells):
+            plain.append((durations.get(ex.rel[:-3], 0.0), ex.rel))
+    plain.sort()
+    if count == 1:
+        plain = [plain[len(plain) // 2]]
+    elif 1 < count < len(plain):
+        plain = [plain[round(i * (len(plain) - 1) / (count - 1))] for i in range(count)]
+    return [rel for _, rel in plain]
+
+
+def bench_capture(tmp: Path, repeat: int, count: int) -> list[Figure]:
+    """Capture with ``-j 1`` and ``-j 2`` against the sum of bare runs of the same examples."""
+    root = copy_repo(tmp / "capture-repo")
+    env = bench_env(tmp)
+    subset = overhead_subset(count, root / "examples")
+    paths = [f"examples/{rel}" for rel in subset]
+    bare_env = {**env, **CHILD_ENV}
+    bare, j1, j2 = [], [], []
+    for _ in range(repeat):
+        bare.append(sum(timed([sys.executable, p], root, bare_env)[0] for p in paths))
+        j1.append(timed([sys.executable, "scripts/capture.py", "--force", "-j", "1", *paths], root, env)[0])
+        j2.append(timed([sys.executable, "scripts/capture.py", "--force", "-j", "2", *paths], root, env)[0])
+    what = f"{len(subset)} examples" + (" (all without a raising cell)" if count == 0 else ", a subset")
+    f_bare = Figure("bare `python example.py`, summed", "s", bare, note=what)
+    f_j1 = Figure("capture --force -j 1", "s", j1, note=what)
+    f_j2 = Figure("capture --force -j 2", "s", j2, note=what)
+    return [f_bare, f_j1, f_j2, ratio("capture overhead (-j 1 / bare)", f_j1, f_bare, ("<=", 1.2)),
+            ratio("parallel speed-up (-j 1 / -j 2)", f_j1, f_j2)]

@@ -1,0 +1,142 @@
+"""``make bench``: measure the site against the alternatives, in one run.
+
+Usage::
+
+    python scripts/bench.py [--repeat N] [--exec-repeat N] [--quick] [--skip-tests] [--only SECTION,...]
+                            [--scale 1,4,16] [--capture-examples N] [--test-args ARGS]
+
+``make bench ARGS="--quick --skip-tests"`` takes a few minutes (for development); the full run takes
+about 35 minutes on a 2-core machine (the executing build, the x16 scaling and the three ``make test``
+runs dominate) and should run on a quiet machine.
+A section that fails is reported (exit status 1); the others still run.
+
+Sections (all by default, in this order):
+
+* ``build``: strict build of both languages from stored outputs, cold (``.cache`` emptied) and
+  warm (mkdocs-jupyter cache filled by the previous build); the page weights are measured on
+  the warm build's output (``weight``).
+* ``exec``: the same site built by a build that executes the examples: mkdocs-jupyter with
+  ``execute: true`` and its cache off, on the notebooks the hook writes, stripped of their stored
+  outputs by an extra hook. The page embeds are kept (they read the store, which costs little),
+  so the variant does the stored-output build's work plus the execution. ``--quick`` executes one
+  small chapter's notebooks and estimates the rest from the stored run times.
+* ``incremental``: ``scripts/capture.py`` with nothing changed (no example may start and no store
+  file may change), then after appending a newline to one example (exactly one may run).
+* ``capture``: ``capture.py --force -j 1`` and ``-j 2`` against the sum of bare
+  ``python example.py`` runs, over a subset spread across run times of the examples that declare no
+  raising cell (a bare run of one that does stops at the declared exception).
+* ``scaling``: warm build time with the content replicated 1x, 4x and 16x (pages, examples and
+  outputs copied under new chapter names in both languages, nav extended).
+* ``weight``: page weight (html + the css, js and images it references; no search index; shared
+  assets counted on every page, as a browser without cache loads them) and search index sizes.
+* ``tests``: wall time of ``make test``.
+
+Every measurement runs in a temporary copy of the repository (removed afterwards); the repository
+itself is only written under ``artifacts/bench/`` (``bench-<date>.json`` and ``latest.json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+from pytorch_notes.settings import REPO_ROOT
+
+from benchmarks.build import bench_build, bench_exec, bench_scaling, bench_tests
+from benchmarks.capture import bench_capture, bench_incremental
+from benchmarks.figures import Figure, format_table, ratio, write_report
+from benchmarks.repo import BenchError
+from benchmarks.weight import bench_weight
+
+SECTIONS = ("build", "exec", "incremental", "capture", "scaling", "weight", "tests")
+
+
+# ---------------------------------------------------------------- main
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    ap = argparse.ArgumentParser(prog="make bench", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeat", type=int, help="runs per figure (default 3; 1 with --quick)")
+    ap.add_argument("--exec-repeat", type=int, default=1, help="runs of the slow executing build (default 1)")
+    ap.add_argument("--quick", action="store_true",
+                    help="for development: 1 run, partial executing build, 3-example capture subset, scaling x1 x2")
+    ap.add_argument("--skip-tests", action="store_true", help="do not time `make test`")
+    ap.add_argument("--test-args", default="", help="ARGS for the timed `make test` (default: none, the full suite)")
+    ap.add_argument("--only", help=f"comma-separated sections: {','.join(SECTIONS)}")
+    ap.add_argument("--scale", help="content factors for the scaling section (default 1,4,16; --quick 1,2)")
+    ap.add_argument("--capture-examples", type=int,
+                    help="examples in the capture-overhead subset, 0 = all (default 8; --quick 3)")
+    args = ap.parse_args(argv)
+    repeat = args.repeat or (1 if args.quick else 3)
+    factors = [int(x) for x in (args.scale or ("1,2" if args.quick else "1,4,16")).split(",")]
+    count = args.capture_examples if args.capture_examples is not None else (3 if args.quick else 8)
+    sections = args.only.split(",") if args.only else list(SECTIONS)
+    unknown = set(sections) - set(SECTIONS)
+    if unknown or repeat < 1 or args.exec_repeat < 1:
+        ap.error(f"unknown section(s) {sorted(unknown)}" if unknown else "repeats must be >= 1")
+    if args.skip_tests and "tests" in sections:
+        sections.remove("tests")
+    if ("exec" in sections or "weight" in sections) and "build" not in sections:
+        sections.insert(0, "build")  # the executing estimate and the weights need the build
+
+    started, load_start = datetime.now(), list(os.getloadavg())
+    figures: list[Figure] = []
+    with tempfile.TemporaryDirectory(prefix="pytorch-notes-bench-") as tmpdir:
+        tmp = Path(tmpdir)
+        steps = {
+            "incremental": lambda: bench_incremental(tmp, repeat),
+            "capture": lambda: bench_capture(tmp, repeat, count),
+            "scaling": lambda: bench_scaling(tmp, repeat, factors),
+            "tests": lambda: bench_tests(tmp, repeat, args.test_args),
+        }
+        built, errors = None, []
+        for section in [s for s in SECTIONS if s in sections]:
+            print(f"bench: {section} ...", file=sys.stderr, flush=True)
+            t0 = time.perf_counter()
+            if section in ("exec", "weight") and built is None:
+                errors.append(f"{section}: skipped, it needs the build section, which failed")
+                continue
+            try:
+                if section == "build":
+                    found, built = bench_build(tmp, repeat)
+                elif section == "exec":
+                    found = bench_exec(tmp, args.exec_repeat, found_by_name(figures, "cold"), args.quick)
+                    found.append(ratio("speed-up, stored outputs vs executing", found[-1],
+                                       found_by_name(figures, "warm"), (">=", 20)))
+                elif section == "weight":
+                    found = bench_weight(built)
+                else:
+                    found = steps[section]()
+            except (BenchError, subprocess.TimeoutExpired) as exc:
+                errors.append(f"{section}: {exc}")
+                print(f"bench: {section} FAILED: {exc}", file=sys.stderr, flush=True)
+                continue
+            figures.extend(found)
+            print(f"bench: {section} done in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+
+    load = os.getloadavg()
+    kind = "QUICK run (for development, not for the record)" if args.quick else "full run"
+    print(f"bench: {kind}, {repeat} run(s) per figure, {os.cpu_count()} CPUs, "
+          f"load average now {load[0]:.1f} (1 min) / {load[2]:.1f} (15 min)")
+    table = format_table(figures)
+    print(table)
+    dated = write_report(figures, table, started=started, argv=argv, repeat=repeat, quick=args.quick,
+                         load_start=load_start, load=load, errors=errors)
+    missed = [f.name for f in figures if f.met is False]
+    print(f"bench: {len(missed)} target(s) missed" + (f": {'; '.join(missed)}" if missed else ""))
+    print(f"bench: figures written to {dated.relative_to(REPO_ROOT)} and artifacts/bench/latest.json")
+    for line in errors:
+        print(f"bench: {line}", file=sys.stderr)
+    return 1 if errors else 0
+
+
+def found_by_name(figures: list[Figure], word: str) -> Figure:
+    """The first build figure whose name contains ``word`` (``"warm"`` or ``"cold"``)."""
+    return next(f for f in figures if f.name.startswith("build, stored") and word in f.name)

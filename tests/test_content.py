@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections import defaultdict
 
 import pytest
+from pytorch_notes.capture.report import orphans
 from pytorch_notes.execute.supervise import run_example
 from pytorch_notes.pages import all_embeds, embed_mismatches, language_pages, missing_twins, orphan_examples
 from pytorch_notes.parse import discover_examples, parse_example, resolve_example
-from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES
+from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES, display_path
 from pytorch_notes.store.records import freshness
 from pytorch_notes.store.validate import machine_paths
 from pytorch_notes.twins import lags
@@ -68,6 +69,13 @@ def test_stored_tracebacks_show_no_machine_paths():
     found = {rec.example: paths[0] for rec in records if (paths := machine_paths(rec))}
     assert not found, "tracebacks with absolute paths (re-capture): " + ", ".join(
         f"examples/{rel}: {path}" for rel, path in sorted(found.items()))
+
+
+def test_the_store_holds_no_orphan_records():
+    """Every file in examples/_outputs/ belongs to a current example and device (make capture ARGS=--prune)."""
+    found = orphans()
+    assert not found, "\n".join(f"{display_path(p)}: {why}; remove with `make capture ARGS=--prune`"
+                                 for p, why in found)
 
 
 def test_course_has_chapters_and_examples():

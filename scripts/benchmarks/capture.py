@@ -27,7 +27,7 @@ _RAN = re.compile(r"^\[\d+/\d+\] ", re.MULTILINE)
 
 
 def bench_incremental(tmp: Path, repeat: int) -> list[Figure]:
-    """``capture.py`` with nothing stale, then with one example changed (a newline appended)."""
+    """``capture.py`` with nothing stale, then with one example changed (a statement appended)."""
     root = copy_repo(tmp / "incr-repo")
     env, cmd = bench_env(tmp), [sys.executable, "scripts/capture.py"]
     timed(cmd, root, env)  # untimed: brings the copy up to date if the working tree has stale examples
@@ -43,7 +43,7 @@ def bench_incremental(tmp: Path, repeat: int) -> list[Figure]:
     one, one_runs = [], []
     for _ in range(repeat):
         with open(root / "examples" / f"{target}.py", "a", encoding="utf-8") as fh:
-            fh.write("\n")  # a new hash, the same cells: the example is stale
+            fh.write("\npass\n")  # new code in the last cell (a comment or newline would keep it fresh)
         before = store_mtimes(root / "examples")
         seconds, out = timed(cmd, root, env)
         changed = [k for k, v in store_mtimes(root / "examples").items() if before.get(k) != v]

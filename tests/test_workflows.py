@@ -142,9 +142,11 @@ def test_capture_job_is_on_the_gpu_runner_behind_an_environment():
     assert capture.get("environment"), "capture job has no environment (required reviewers gate it)"
     assert capture.get("permissions") in (None, {"contents": "read"}), "capture job must not get write access"
     runs = " ".join(s.get("run", "") for s in steps(capture))
-    assert "python3 scripts/capture.py --force" in runs
+    assert 'python3 scripts/capture.py --force --shard "$SHARD/4"' in runs
+    assert capture["strategy"]["matrix"]["shard"] == [1, 2, 3, 4], "one job per shard"
     uploads = [s for s in steps(capture) if s.get("uses", "").startswith("actions/upload-artifact@")]
-    assert uploads and uploads[0]["with"]["path"] == "examples/_outputs"
+    assert uploads and uploads[0]["with"]["path"] == "examples/_outputs/**/cuda*.json", "only this shard's records"
+    assert "${{ matrix.shard }}" in uploads[0]["with"]["name"], "one artifact per shard, merged later"
 
 
 def test_capture_pull_request_job_validates_first_and_alone_may_write():
@@ -157,6 +159,8 @@ def test_capture_pull_request_job_validates_first_and_alone_may_write():
     open_at = next(i for i, s in enumerate(names) if "create-pull-request@" in s or "gh pr create" in s)
     download_at = next(i for i, s in enumerate(names) if s.startswith("actions/download-artifact@"))
     assert download_at < validate_at < open_at, "download, then validate, then open the pull request"
+    download = steps(pr)[download_at]["with"]
+    assert download.get("pattern") == "gpu-outputs-*" and download.get("merge-multiple") is True, "merge every shard"
     for name, job in jobs.items():
         if name != "pull-request":
             assert not any(v == "write" for v in (job.get("permissions") or {}).values()), name

@@ -5,6 +5,7 @@ before it is matched, a path of the repository in an output, a dirtied work tree
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import tempfile
 import threading
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from pytorch_notes.execute import provenance as prov
+from pytorch_notes.execute import supervise
 from pytorch_notes.execute.paths import PathScrubber
 from pytorch_notes.execute.proctree import is_alive
 from pytorch_notes.execute.supervise import cancel_all, run_example
@@ -75,7 +77,16 @@ def test_timeout_line_comes_from_a_stack_dump_when_the_cell_ignores_the_interrup
 
 def test_runs_like_python_example_py_in_a_scratch_directory():
     before = _git_status()
-    r = run("script/like_python.py")
+    # Our own stdin is a pipe that never answers: an example that inherited it would block.
+    read_end, write_end = os.pipe()
+    saved = os.dup(0)
+    os.dup2(read_end, 0)
+    try:
+        r = run("script/like_python.py", timeout_s=10)
+    finally:
+        os.dup2(saved, 0)
+        for fd in (saved, read_end, write_end):
+            os.close(fd)
     assert r.ok, (r.message, r.process_output)
     out = "".join(t for _, t in texts(r, 0))
     assert "pickled Point 3\n" in out, out
@@ -178,6 +189,17 @@ def test_cancel_all_stops_runs_promptly_and_leaves_nothing(tmp_path, monkeypatch
     assert r.status == "cancelled" and "cancelled" in r.message
     assert [p for p in _spawned(tmp_path) if is_alive(p)] == []
     assert not Path((tmp_path / "cwd").read_text()).parent.exists(), "pn-run directory left behind"
+
+
+def test_run_directories_of_a_killed_capture_are_swept(monkeypatch):
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    stale = Path(tempfile.mkdtemp(prefix="pn-run-"))
+    (stale / "owner.pid").write_text(str(dead.pid))
+    (stale / "work").mkdir()
+    monkeypatch.setattr(supervise, "_swept", False)
+    run("lines/system_exit.py")
+    assert not stale.exists()
 
 
 def test_a_run_after_cancel_all_runs_normally():

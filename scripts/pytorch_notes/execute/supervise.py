@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pytorch_notes.execute.paths import REPO_ROOT, PathScrubber
-from pytorch_notes.execute.proctree import kill_tree
+from pytorch_notes.execute.proctree import is_alive, kill_tree
 from pytorch_notes.parse import Example
 from pytorch_notes.settings import display_path
 
@@ -132,6 +132,7 @@ class _Run:
 
 _lock = threading.Lock()
 _active: set[_Run] = set()
+_swept = False  # stale run directories are swept once per process
 _generation = 0  # bumped by cancel_all: a run that started before it and registers after it is cancelled too
 
 
@@ -206,6 +207,18 @@ def _interrupt(proc: subprocess.Popen, stack: Path) -> None:
             pass
 
 
+def _sweep_stale_run_dirs() -> None:
+    """Remove the ``pn-run-*`` directories whose capture was killed (SIGKILL, a power cut):
+    each names its owner's pid in ``owner.pid``; one whose owner is gone is left over."""
+    for old in Path(tempfile.gettempdir()).glob("pn-run-*"):
+        try:
+            owner = int((old / "owner.pid").read_text())
+        except (OSError, ValueError):
+            continue  # not ours, or still being created
+        if owner != os.getpid() and not is_alive(owner):
+            _remove(old)
+
+
 def _remove(tmp: Path) -> None:
     for _ in range(3):  # a process killed a moment ago may still drop a file
         shutil.rmtree(tmp, ignore_errors=True)
@@ -229,7 +242,12 @@ def run_example(example: Example, python: str | None = None, timeout_s: float | 
     limit = example.timeout_s if timeout_s is None else timeout_s
     with _lock:
         generation = _generation
+    global _swept
+    if not _swept:
+        _swept = True
+        _sweep_stale_run_dirs()
     tmp = Path(tempfile.mkdtemp(prefix="pn-run-"))
+    (tmp / "owner.pid").write_text(str(os.getpid()))
     try:
         return _run(example, python, limit, tmp, generation)
     finally:

@@ -83,7 +83,7 @@ def test_every_field_is_checked(write_example, examples_dir, field, value, words
 
 def test_the_checked_in_schema_is_the_models():
     assert json.loads(SCHEMA_FILE.read_text(encoding="utf-8")) == json_schema(), \
-        "regenerate: python -c 'from pytorch_notes.store.model import json_schema; ...' (see model.py)"
+        "regenerate: .venv/bin/python -m pytorch_notes.store.model > scripts/pytorch_notes/store/record.schema.json"
 
 
 def test_every_committed_file_loads_and_matches_the_schema():

@@ -317,3 +317,7 @@ def load_outputs(data: object, path: str = "outputs") -> tuple[Output, ...]:
 def load_provenance(data: object, path: str = "provenance") -> Provenance:
     """Typed provenance from JSON data. Raises FormatError."""
     return _convert(Provenance, data, path)
+
+
+if __name__ == "__main__":  # python -m pytorch_notes.store.model > scripts/pytorch_notes/store/record.schema.json
+    print(json.dumps(json_schema(), indent=1, sort_keys=True))

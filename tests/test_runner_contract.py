@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 import threading
@@ -163,9 +164,11 @@ def test_timeout_kills_every_descendant(tmp_path, monkeypatch):
 
 
 def test_dataloader_with_workers_finishes_without_a_false_timeout():
-    r = run("procs/dataloader.py")
+    r = run("procs/dataloader.py", timeout_s=30)
     assert r.ok, (r.status, r.message)
     assert texts(r, 0) == [("stdout", "total 2016.0\n")]
+    assert texts(r, 1) == [("stdout", "first [0.0, 1.0, 2.0]\n")]
+    assert r.wall_s < 25
 
 
 # --- 5. Ctrl-C -------------------------------------------------------------------------------
@@ -198,8 +201,11 @@ def test_run_directories_of_a_killed_capture_are_swept(monkeypatch):
     (stale / "owner.pid").write_text(str(dead.pid))
     (stale / "work").mkdir()
     monkeypatch.setattr(supervise, "_swept", False)
-    run("lines/system_exit.py")
-    assert not stale.exists()
+    try:
+        run("lines/system_exit.py")
+        assert not stale.exists()
+    finally:
+        shutil.rmtree(stale, ignore_errors=True)
 
 
 def test_a_run_after_cancel_all_runs_normally():

@@ -211,7 +211,11 @@ def main(argv: list[str]) -> int:
                 status = 1
                 break
         duration = round(time.perf_counter() - started, 4)
-        kill_tree(os.getpid())  # what the example started and left running
+        # Kill what the example started and left running (DataLoader workers, daemons), first
+        # restoring SIGCHLD: a handler the example installed (torch's DataLoader has one) would
+        # raise here about the workers being killed.
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        kill_tree(os.getpid())
         end = {"kind": "end", "ok": status == 0, "duration_s": duration,
                "captured_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
                "provenance": provenance([c["source"] for c in spec["cells"]])}

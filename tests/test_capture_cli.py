@@ -137,6 +137,8 @@ def test_capture_writes_only_this_devices_record(write_example, examples_dir, cp
         "cells": [{"index": 0, "line": 2, "source": 'print("hello")', "metadata": {}, "key": ex.cells[0].key,
                    "duration_s": 0.1, "outputs": [{"type": "stream", "name": "stdout", "text": "hello\n"}]}]}))
     before = gpu.read_bytes()
+    assert capture.main([], examples_dir) == 0  # a fresh GPU record does not make the CPU one fresh
+    assert layout.record_path("ch/a.py", "cpu", examples_dir).exists()
     assert capture.main(["--force"], examples_dir) == 0
     path.write_text('# %%\nprint("hello")  # a comment does not make records stale\n')
     assert capture.main([], examples_dir) == 0

@@ -133,6 +133,7 @@ def test_fd_output_is_captured_in_order_and_in_its_cell():
     assert r.ok, r.message
     assert texts(r, 0) == [("stdout", "one\ntwo\nthree\nfour\nfive\n")]
     assert texts(r, 1) == [("stderr", "to stderr\nfd 2\nchild stderr\n"), ("stdout", "six\n")]
+    assert texts(r, 2) == [("stdout", "from a forked worker\nseven\n")]
 
 
 # --- 4. the timeout bounds the example and all its descendants ------------------------------

@@ -3,16 +3,22 @@
 Two rules, used on both sides of execute:
 
 * ``frame_path``: the file name of a traceback frame (see its docstring).
-* ``scrub_paths``: every absolute path in captured text that starts with a known directory is
-  rewritten, so no output depends on where the repository, Python or the scratch directory
-  is. In this order (the first match wins, longest directory first within a rule):
+* ``PathScrubber``: every absolute path in captured text (stdout, stderr, displayed values,
+  error messages and tracebacks, the raw process output) that starts with one of these
+  directories is rewritten, so no stored output depends on where the repository, Python, the
+  home directory or the run's temporary directories are (a ``site-packages`` path first, else
+  the longest matching directory):
 
-  1. the example's scratch working directory -> ``.`` (``/tmp/pn-run-x/work/a.txt`` -> ``./a.txt``);
-  2. its temporary directory (``TMPDIR``, also removed after the run) -> ``$TMPDIR``;
-  3. anything else under the repository, ``site-packages``, ``dist-packages`` or Python's
-     prefix -> ``frame_path`` of it (``examples/ch/a.py``, ``site-packages/torch/nn/...``,
-     ``lib/python3.11/json/...``); the repository itself -> ``.``;
-  4. the home directory -> ``~``.
+  1. the example's scratch working directory -> ``.`` (``./data.csv``);
+  2. its ``TMPDIR``, removed with it -> ``$TMPDIR`` (``$TMPDIR/tmpab12/x``);
+  3. ``.../site-packages/...`` or ``.../dist-packages/...`` -> from the marker on
+     (``site-packages/torch/nn/modules/module.py``);
+  4. the repository -> relative (``examples/ch/x.py``); the repository itself -> ``.``;
+  5. ``<sys.prefix or sys.base_prefix>/lib/...`` -> ``lib/python3.11/json/decoder.py``;
+  6. the home directory -> ``~`` (``~/.cache/torch``).
+
+  A path is a run of characters other than whitespace, quotes and ``:,;()[]{}<>=|``, starting
+  right after one of those (or at the start of the text); any other path is left as it is.
 """
 
 from __future__ import annotations

@@ -39,15 +39,14 @@ def library_versions(modules: list[str], exclude: frozenset[str] = frozenset({"t
     Modules no distribution provides (the example's own helpers) are left out, and so are the
     distributions in ``exclude`` (torch has its own provenance field).
     """
-    if not modules:
+    modules = [m for m in modules if m not in exclude]
+    if not modules:  # most examples import torch only: skip the scan
         return {}
     from importlib import metadata  # noqa: PLC0415 - scanning distributions costs ~0.3 s; only when needed
 
     providers = metadata.packages_distributions()
     found = {}
     for module in modules:
-        if module in exclude:
-            continue
         for dist in providers.get(module, []):
             if dist in exclude or dist.lower() in exclude:
                 continue

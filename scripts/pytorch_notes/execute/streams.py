@@ -151,18 +151,24 @@ class PyStream(io.TextIOBase):
     """``sys.stdout`` / ``sys.stderr`` during a cell: text goes to the cell after the fd files are drained.
 
     ``fileno()`` is the real descriptor (1 or 2), so code that writes to it, or passes it to a
-    subprocess, still lands in the cell, in order.
+    subprocess, still lands in the cell, in order. In a process forked from the runner (a
+    multiprocessing worker) the text is written to the descriptor, so it is not lost.
     """
 
     def __init__(self, name: str, fd: int, files: FdFiles):
         self.name, self.fd, self.files = name, fd, files
+        self.pid = os.getpid()
         self.buffer = _BinaryStream(self)
 
     def writable(self) -> bool:
         return True
 
     def write(self, text: str) -> int:
-        if text and self.files.sink is not None:
+        if not text:
+            return 0
+        if os.getpid() != self.pid:  # a forked child (multiprocessing "fork"): its list is a copy, use the fd
+            os.write(self.fd, valid_text(text).encode("utf-8"))
+        elif self.files.sink is not None:
             self.files.drain()
             self.files.sink.append_text(self.name, text)
         return len(text)

@@ -6,26 +6,16 @@ Standard library only.
 from __future__ import annotations
 
 import difflib
-import hashlib
 
 from pytorch_notes.execute.supervise import RunResult
+from pytorch_notes.render.kinds import kind_of
 from pytorch_notes.settings import display_path
-from pytorch_notes.store.model import Display, Error, Image, Output, Record, Stream, load_outputs
+from pytorch_notes.store.model import Output, Record, load_outputs
 
 
 def comparable(outputs: tuple[Output, ...]) -> list[str]:
-    """Outputs as lines of text, for comparing two runs (figures by their PNG bytes' digest)."""
-    lines = []
-    for out in outputs:
-        if isinstance(out, Stream):
-            lines += [f"[{out.name}] {ln}" for ln in out.text.splitlines()]
-        elif isinstance(out, Display):
-            lines += [f"[value] {ln}" for ln in out.data.get("text/plain", "").splitlines()]
-        elif isinstance(out, Image):
-            lines.append(f"[figure] sha256 {hashlib.sha256(out.data.encode()).hexdigest()[:16]}")
-        elif isinstance(out, Error):
-            lines.append(f"[error] {out.ename}: {out.evalue}")
-    return lines
+    """Outputs as lines of text, for comparing two runs (each kind's rule is in ``render/kinds.py``)."""
+    return [line for out in outputs for line in kind_of(out).compare(out)]
 
 
 def changed_cells(record: Record, result: RunResult) -> list[str]:

@@ -1,9 +1,12 @@
-"""Stage 4, render: turn an example and its stored outputs into page Markdown.
+"""Stage 4, render: turn an example and its stored records into page Markdown.
 
 Code cells become fenced code blocks (highlighted by pymdownx like every other code block
-on the site, with line numbers matching the file and Material's copy button). Outputs
-become raw HTML blocks whose text is HTML-escaped here, so an output containing ``<script>``
-shows as text. No MkDocs import: the hook passes a ``url_for`` callback for asset URLs.
+on the site, with line numbers matching the file and Material's copy button). Outputs become
+one-line raw HTML blocks made by the output-kind registry (``kinds.py``), whose text is escaped,
+so an output containing ``<script>`` or a backtick shows as text. An example captured on more
+than one device gets one content tab per device (pymdownx.tabbed; Material's linked tabs keep the
+reader's choice across pages), the freshest first and the GPU before the CPU. No MkDocs import:
+the hook passes a ``url_for`` callback for asset URLs.
 """
 
 from __future__ import annotations
@@ -14,50 +17,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pytorch_notes.execute.runner import collapse_carriage_returns
 from pytorch_notes.parse import Example
-from pytorch_notes.store.model import Display, Error, Image, Output, Record, Stream
-from pytorch_notes.store.records import Freshness
+from pytorch_notes.render.kinds import Context, clean_text, kind_of
+from pytorch_notes.render.strings import STRINGS
+from pytorch_notes.store.model import Image, Record
+from pytorch_notes.store.records import STATE_RANK, DeviceOutputs, Freshness
 
-STRINGS = {
-    "zh": {
-        "captured": "输出捕获于",
-        "download_py": "下载 .py",
-        "download_ipynb": "下载 .ipynb",
-        "notebook": "笔记本视图",
-        "raised": "预期的异常",
-        "stderr": "标准错误",
-        "figure": "图",
-        "stale_title": "输出已过期",
-        "stale": "这个示例在上次捕获之后改动过。改动过的单元格暂无输出，其余显示上次捕获的结果。"
-                 "运行 `make capture` 重新捕获。",
-        "missing_title": "尚无输出",
-        "missing": "这个示例还没有捕获过输出。运行 `make capture` 来捕获。",
-        "missing_cuda": "这个示例需要 GPU，还没有在 GPU 上捕获过输出。",
-        "failed_title": "重新捕获失败",
-        "failed": "下面是上次成功运行的输出。最近一次捕获失败：",
-        "provenance_help": "捕获时间（UTC）：{when}；平台：{platform}；源码 SHA-256：{sha}",
-    },
-    "en": {
-        "captured": "Captured on",
-        "download_py": "Download .py",
-        "download_ipynb": "Download .ipynb",
-        "notebook": "Notebook view",
-        "raised": "Expected exception",
-        "stderr": "stderr",
-        "figure": "Figure",
-        "stale_title": "Outputs out of date",
-        "stale": "This example changed since it was last captured. Changed cells show no output; the others "
-                 "show the last capture. Run `make capture` to refresh.",
-        "missing_title": "No outputs yet",
-        "missing": "This example has never been captured. Run `make capture`.",
-        "missing_cuda": "This example needs a GPU and has not been captured on one yet.",
-        "failed_title": "Re-capture failed",
-        "failed": "Below is the output of the last good run. The latest capture failed:",
-        "provenance_help": "Captured at (UTC): {when}; platform: {platform}; source SHA-256: {sha}",
-    },
-}
-
+__all__ = ["STRINGS", "Asset", "Links", "clean_text", "figure_assets", "render_example"]
 
 @dataclass(frozen=True)
 class Asset:
@@ -91,52 +57,10 @@ def figure_assets(record: Record | None) -> dict[tuple[int, int], Asset]:
     return assets
 
 
-_ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
-
-
-def clean_text(text: str) -> str:
-    """Make captured text display as a terminal would have left it.
-
-    Strips ANSI escape sequences and collapses carriage-return rewrites (progress bars)
-    to the final state of each line, with the rule the capture already applied
-    (``runner.collapse_carriage_returns``), so older records display the same way.
-    """
-    return collapse_carriage_returns(_ANSI_RE.sub("", text)).removesuffix("\r")
-
-
-def _pre(text: str, classes: str, label: str = "") -> str:
-    head = f'<span class="pn-output__label">{html.escape(label)}</span>' if label else ""
-    body = html.escape(clean_text(text).rstrip("\n"))
-    # One line of raw HTML: Markdown leaves a raw block alone, whatever the text holds.
-    body = body.replace("\n", "&#10;")
-    return f'<div class="pn-output {classes}">{head}<pre><code>{body}</code></pre></div>'
-
-
-def render_output(out: Output, asset: Asset | None, t: dict, url_for: Callable[[str], str]) -> str:
-    """HTML of one output (``store.model`` has the kinds)."""
-    if isinstance(out, Stream):
-        if out.name == "stderr":
-            return _pre(out.text, "pn-output--stderr", t["stderr"])
-        return _pre(out.text, "pn-output--stdout")
-    if isinstance(out, Display):
-        return _pre(out.data.get("text/plain", ""), "pn-output--display")
-    if isinstance(out, Error):
-        return _pre(f"{out.ename}: {out.evalue}", "pn-output--raised", t["raised"])
-    if isinstance(out, Image) and asset is not None:
-        alt = html.escape(f"{t['figure']} {asset.path.rsplit('/', 1)[-1][:-4]}")
-        return (f'<figure class="pn-figure"><img src="{html.escape(url_for(asset.path))}" alt="{alt}" '
-                f'width="{out.width}" loading="lazy"></figure>')
-    return ""
-
-
 def _fence(source: str, line: int, title: str | None) -> str:
     ticks = "`" * max(3, 1 + max((len(m) for m in re.findall(r"`+", source)), default=0))
     opts = f' linenums="{line}"' + (f' title="{title}"' if title else "")
     return f"{ticks}python{opts}\n{source}\n{ticks}"
-
-
-def _admonition(kind: str, title: str, body: str) -> str:
-    return f'!!! {kind} "{title}"\n\n    ' + body.replace("\n", "\n    ")
 
 
 def provenance_html(record: Record, t: dict) -> str:
@@ -164,52 +88,126 @@ class Links:
     notebook: str = ""
 
 
-def render_example(example: Example, fresh: Freshness, lang: str, url_for: Callable[[str], str],
-                   links: Links) -> tuple[str, list[Asset]]:
-    """Markdown for one embed: code cells, their outputs, figures, provenance and downloads.
+def device_label(record: Record) -> str:
+    """A tab's name for a record's device: ``"CPU"``, or e.g. ``"NVIDIA H100 · CUDA 13.0"`` (the GPU's
+    name without its memory size, which ``torch.cuda.get_device_name`` appends, and the CUDA version)."""
+    p = record.provenance
+    if p.device_kind == "cpu":
+        return "CPU"
+    name = re.sub(r"\s+\d+\s*GB\b.*$", "", p.device).strip() or p.device
+    return f"{name} · CUDA {p.cuda}" if p.cuda else name
 
-    Args:
-        example: the example as it is now on disk.
-        fresh: its stored outputs and their state (``store.freshness``).
-        lang: ``"zh"`` or ``"en"``.
-        url_for: maps a site path (e.g. a figure's) to a URL relative to the page.
-        links: download and notebook URLs.
 
-    Returns:
-        (markdown, assets): the Markdown to put in place of the embed line and the figure
-        files it references.
-    """
-    t = STRINGS[lang]
-    record = fresh.record
-    assets = figure_assets(record)
-    stored = {c.index: c for c in record.cells} if record else {}
-    blocks = [f'<div class="pn-example" id="example-{example.rel[:-3].replace("/", "-")}"></div>']
-    if fresh.failure:
-        f = fresh.failure
-        blocks.append(_admonition("failure", t["failed_title"], f"{t['failed']} `{f.location}: {f.message}`"))
-    if fresh.state == "missing":
-        blocks.append(_admonition("warning", t["missing_title"],
-                                  t["missing_cuda"] if example.needs_cuda else t["missing"]))
-    elif fresh.state == "stale":
-        blocks.append(_admonition("warning", t["stale_title"], t["stale"]))
-    used: list[Asset] = []
-    for cell in example.cells:
-        blocks.append(_fence(cell.source, cell.line, example.rel if cell.index == 0 else None))
-        old = stored.get(cell.index)
-        if old is None or (fresh.state != "fresh" and old.key != cell.key):
-            continue
-        for pos, out in enumerate(old.outputs):
-            asset = assets.get((cell.index, pos))
-            if asset:
-                used.append(asset)
-            rendered = render_output(out, asset, t, url_for)
-            if rendered:
-                blocks.append(rendered)
+def _notice(kind: str, title: str, body_html: str, detail: str = "") -> str:
+    """A Material admonition as one line of raw HTML; ``body_html`` is trusted, ``detail`` is escaped."""
+    extra = f'<pre><code>{html.escape(detail).replace(chr(10), "&#10;")}</code></pre>' if detail else ""
+    return (f'<div class="admonition {kind}"><p class="admonition-title">{html.escape(title)}</p>'
+            f"<p>{body_html}</p>{extra}</div>")
+
+
+def _footer(record: Record | None, t: dict, links: Links) -> str:
     foot = [provenance_html(record, t)] if record else []
     foot.append(f'<a href="{html.escape(links.py)}" download>{t["download_py"]}</a>')
     if record and links.ipynb:
         foot.append(f'<a href="{html.escape(links.ipynb)}" download>{t["download_ipynb"]}</a>')
     if record and links.notebook:
         foot.append(f'<a href="{html.escape(links.notebook)}">{t["notebook"]}</a>')
-    blocks.append('<p class="pn-provenance">' + ' <span class="pn-sep">·</span> '.join(foot) + "</p>")
-    return "\n\n".join(blocks) + "\n", used
+    return '<p class="pn-provenance">' + ' <span class="pn-sep">·</span> '.join(foot) + "</p>"
+
+
+def _device_blocks(example: Example, dev: DeviceOutputs, t: dict, url_for: Callable[[str], str],
+                   links: Links) -> tuple[list[str], list[Asset]]:
+    """The blocks of one device's record: notices, each cell's code then outputs, the footer."""
+    record = dev.record
+    blocks: list[str] = []
+    if dev.failure:
+        f = dev.failure
+        blocks.append(_notice("failure", t["failed_title"], html.escape(t["failed"]), f"{f.location}: {f.message}"))
+    if dev.state == "stale":
+        blocks.append(_notice("warning", t["stale_title"], t["stale"]))
+    assets = figure_assets(record)
+    stored = {c.index: c for c in record.cells} if record else {}
+    used: list[Asset] = []
+    figures = 0
+    for cell in example.cells:
+        blocks.append(_fence(cell.source, cell.line, example.rel if cell.index == 0 else None))
+        old = stored.get(cell.index)
+        if old is None or (dev.state != "fresh" and old.key != cell.key):
+            continue
+        for pos, out in enumerate(old.outputs):
+            asset = assets.get((cell.index, pos))
+            ctx = Context(t, example_path=f"examples/{example.rel}")
+            if asset is not None:
+                figures += 1
+                used.append(asset)
+                alt = t["figure"].format(n=figures, example=example.rel, cell=cell.index + 1)
+                ctx = Context(t, url_for(asset.path), alt, example_path=ctx.example_path)
+            rendered = kind_of(out).html(out, ctx)
+            if rendered:
+                if pos == 0:  # the cell's run time, in its first output's label
+                    took = f' <span class="pn-output__time">{old.duration_s:.2f} s</span></span>'
+                    rendered = rendered.replace("</span>", took, 1)
+                blocks.append(rendered)
+    blocks.append(_footer(record, t, links))
+    return blocks, used
+
+
+def _shown(fresh: Freshness) -> list[DeviceOutputs]:
+    """The devices with a record, best first: fresh before stale, then CUDA before CPU."""
+    order = list(fresh.devices)
+    with_record = [d for d in fresh.devices.values() if d.record is not None]
+    return sorted(with_record, key=lambda d: (STATE_RANK[d.state], order.index(d.kind)))
+
+
+def _comparison(shown: list[DeviceOutputs], t: dict) -> str:
+    timed = [(device_label(d.record), d.record.provenance.duration_s) for d in shown if d.state == "fresh"]
+    parts = " · ".join(f"{name} {sec:.2f} s" for name, sec in timed)
+    line = t["compare"].format(parts=parts)
+    if len(timed) >= 2 and min(s for _, s in timed) > 0:
+        (fast, f_s), (slow, s_s) = min(timed, key=lambda x: x[1]), max(timed, key=lambda x: x[1])
+        line += t["compare_ratio"].format(slow=slow, fast=fast, ratio=s_s / f_s)
+    return f'<p class="pn-compare">{html.escape(line)}</p>'
+
+
+def _indent(block: str) -> str:
+    return "\n".join(("    " + ln) if ln else ln for ln in block.split("\n"))
+
+
+def render_example(example: Example, fresh: Freshness, lang: str, url_for: Callable[[str], str],
+                   links: Links, anchor: str = "") -> tuple[str, list[Asset]]:
+    """Markdown for one embed: code cells, their outputs, figures, provenance and downloads, with one
+    content tab per device when the example has records of more than one.
+
+    Args:
+        example: the example as it is now on disk.
+        fresh: its stored records and their states (``store.records.freshness``).
+        lang: ``"zh"`` or ``"en"``.
+        url_for: maps a site path (e.g. a figure's) to a URL relative to the page.
+        links: download and notebook URLs.
+        anchor: the HTML id of the block (default ``example-<chapter>-<name>``); unique on its page.
+
+    Returns:
+        (markdown, assets): the Markdown to put in place of the embed line and the figure
+        files it references.
+    """
+    t = STRINGS[lang]
+    anchor = anchor or "example-" + example.rel[:-3].replace("/", "-")
+    head = f'<div class="pn-example" id="{html.escape(anchor)}"></div>'
+    shown = _shown(fresh)
+    if not shown:
+        why = t["missing_cuda"] if example.needs_cuda else t["missing"]
+        blocks = [head, _notice("warning", t["missing_title"], why)]
+        blocks += [_fence(c.source, c.line, example.rel if c.index == 0 else None) for c in example.cells]
+        blocks.append(_footer(None, t, links))
+        return "\n\n".join(blocks) + "\n", []
+    if len(shown) == 1:
+        blocks, used = _device_blocks(example, shown[0], t, url_for, links)
+        return "\n\n".join([head, *blocks]) + "\n", used
+    out, used = [head], []
+    for dev in shown:
+        blocks, assets = _device_blocks(example, dev, t, url_for, links)
+        used += assets
+        label = device_label(dev.record) + (t["stale_tab"] if dev.state != "fresh" else "")
+        out.append(f'=== "{label.replace(chr(34), chr(39))}"\n\n' + "\n\n".join(_indent(b) for b in blocks))
+    out.append(_comparison(shown, t))
+    return "\n\n".join(out) + "\n", used

@@ -1,9 +1,11 @@
-"""Build an executed Jupyter notebook (nbformat 4.5 JSON) from a stored record.
+"""Build an executed Jupyter notebook (nbformat 4.5 JSON) from a stored record, and the ``.py`` download.
 
 Nothing is executed: the notebook holds the code that ran and the outputs it produced,
 taken from the output store. The first cell is a Markdown header in the reader's
-language (title, provenance, link back to the chapter). Standard library only; the
-tests validate the result with ``nbformat``.
+language: the title (chapter · example), where the outputs were captured, and an
+absolute link to the chapter, so that the file works once downloaded (Jupyter, Colab).
+The ``.py`` download is the example with a comment header saying the same. Standard
+library only; the tests validate the result with ``nbformat``.
 Format reference: https://nbformat.readthedocs.io/en/latest/format_description.html
 """
 
@@ -14,10 +16,20 @@ import json
 from pytorch_notes.store.model import Display, Error, Image, Record, Stream, to_dict
 
 HEADER = {
-    "zh": "这是示例 `examples/{rel}` 运行后的笔记本，输出捕获于 {facts}。正文讲解见 [{chapter}]({chapter_url})。",
-    "en": "The executed notebook of the example `examples/{rel}`, captured on {facts}. "
-          "It is explained in [{chapter}]({chapter_url}).",
+    "zh": {"intro": "这是示例 `examples/{rel}` 运行后的笔记本：代码和它真实运行时的输出。",
+           "captured": "**输出捕获于**：{facts}。",
+           "explained": "正文讲解见[{chapter}]({chapter_url})。"},
+    "en": {"intro": "The executed notebook of the example `examples/{rel}`: its code and the outputs of a real run.",
+           "captured": "**Outputs captured on**: {facts}.",
+           "explained": "It is explained in [{chapter}]({chapter_url})."},
 }
+PY_HEADER = (  # the .py download, one file for both languages
+    "# PyTorch 笔记 · PyTorch Notes: examples/{rel}\n"
+    "# 输出捕获于 · Outputs captured on: {facts}\n"
+    "{explained}"
+    "# 以上几行由网站生成，示例从下面开始 · The lines above were added by the site; the example starts below.\n"
+    "\n"
+)
 
 
 def _lines(text: str) -> list[str]:
@@ -50,6 +62,16 @@ def provenance_text(record: Record) -> str:
     return " · ".join(parts)
 
 
+def notebook_title(chapter: str, rel: str) -> str:
+    """The title of an example's notebook: its chapter and file name, e.g. ``自动求导 · backward.py``."""
+    name = rel.rsplit("/", 1)[-1]
+    return f"{chapter} · {name}" if chapter else name
+
+
+def _is_absolute(url: str) -> bool:
+    return url.startswith(("http://", "https://"))
+
+
 def build_notebook(record: Record, lang: str, chapter: str, chapter_url: str) -> dict:
     """The notebook of one stored record.
 
@@ -57,19 +79,24 @@ def build_notebook(record: Record, lang: str, chapter: str, chapter_url: str) ->
         record: a store record (``store.build_record``).
         lang: ``"zh"`` or ``"en"``; selects the header text.
         chapter: title of the chapter page that embeds the example.
-        chapter_url: URL of that page relative to the notebook page.
+        chapter_url: absolute URL (``http(s)://``) of that page, built from ``site_url``; empty, or
+            anything else, for no link: a relative link breaks once the file is downloaded.
 
     Returns:
         The notebook as a JSON-ready dict (nbformat 4.5).
     """
     rel = record.example
-    header = f"# {rel}\n\n" + HEADER[lang].format(rel=rel, facts=provenance_text(record),
-                                                  chapter=chapter, chapter_url=chapter_url)
+    t = HEADER[lang]
+    parts = [f"# {notebook_title(chapter, rel)}", t["intro"].format(rel=rel),
+             t["captured"].format(facts=provenance_text(record))]
+    if chapter and _is_absolute(chapter_url):
+        parts.append(t["explained"].format(chapter=chapter, chapter_url=chapter_url))
+    header = "\n\n".join(parts)
     cells = [{"cell_type": "markdown", "id": "header", "metadata": {}, "source": _lines(header)}]
     for n, cell in enumerate(record.cells, start=1):
         meta = {}
         if cell.metadata.get("raises"):
-            meta["tags"] = ["raises-exception"]
+            meta["tags"] = ["raises-exception"]  # Jupyter's "run all" goes on past this cell's error
         cells.append({"cell_type": "code", "id": f"cell-{n}", "execution_count": n, "metadata": meta,
                       "source": _lines(cell.source), "outputs": _outputs(cell, n)})
     return {
@@ -80,6 +107,25 @@ def build_notebook(record: Record, lang: str, chapter: str, chapter_url: str) ->
             "pytorch_notes": {"provenance": to_dict(record.provenance), "source_sha256": record.source_sha256},
         },
     }
+
+
+def py_download(source: str, record: Record | None, chapter_urls: list[str]) -> str:
+    """The ``.py`` download of an example: its source after a comment header naming the example, where
+    the stored outputs were captured and the chapters (absolute URLs) that explain it.
+
+    A shebang or an encoding line stays first, where Python looks for it. ``record`` None (never
+    captured) leaves the capture line out.
+    """
+    rel = record.example if record is not None else "?"
+    explained = "".join(f"# 讲解 · Explained: {url}\n" for url in chapter_urls if _is_absolute(url))
+    header = PY_HEADER.format(rel=rel, facts=provenance_text(record) if record is not None else "–",
+                              explained=explained)
+    lines = source.splitlines(keepends=True)
+    keep = 0
+    while keep < min(2, len(lines)) and (lines[keep].startswith("#!") or "coding" in lines[keep]) \
+            and lines[keep].startswith("#"):
+        keep += 1
+    return "".join(lines[:keep]) + header + "".join(lines[keep:])
 
 
 def dumps(notebook: dict) -> str:

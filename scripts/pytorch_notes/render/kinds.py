@@ -1,0 +1,208 @@
+"""The output-kind registry: for each kind of output, its HTML on a page, its nbformat form in a
+notebook, and the lines ``make capture ARGS=--check`` compares between two runs.
+
+Adding a kind is one dataclass in ``store/model.py`` and one entry in ``KINDS`` here. Every text that
+comes from an example is untrusted: the HTML functions escape it (``html.escape``), and a
+``text/html`` result is sanitised with nh3 (Ammonia's allow-list, https://nh3.readthedocs.io) when
+nh3 is installed, else shown as escaped text. No MkDocs import; nh3 only when rendering pages.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pytorch_notes.execute.runner import collapse_carriage_returns
+from pytorch_notes.store.model import Display, Error, Image, Output, Stream
+
+LONG_OUTPUT_LINES = 25  # more lines than this: the output is collapsed under a summary line
+
+
+@dataclass(frozen=True)
+class Context:
+    """What rendering one output needs besides the output itself.
+
+    Attributes:
+        t: the UI strings of the page's language (``render.html.STRINGS[lang]``).
+        figure_url: the URL of this output's figure file (images only), else "".
+        figure_alt: the alt text and caption of this output's figure (images only).
+        execution_count: the notebook's execution count of the cell.
+        example_path: ``examples/<chapter>/<name>.py``, to pick the frames of the example in a traceback.
+    """
+
+    t: dict
+    figure_url: str = ""
+    figure_alt: str = ""
+    execution_count: int = 0
+    example_path: str = ""
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One entry of the registry: how an output kind is shown, stored in a notebook and compared."""
+
+    html: Callable[[Output, Context], str]
+    nbformat: Callable[[Output, Context], dict]
+    compare: Callable[[Output], list[str]]
+
+
+_ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+
+
+def clean_text(text: str) -> str:
+    """Captured text as a terminal would have left it: ANSI escapes stripped, carriage-return
+    rewrites (progress bars) collapsed with the rule the capture applies
+    (``execute.runner.collapse_carriage_returns``), so older records display the same way."""
+    return collapse_carriage_returns(_ANSI_RE.sub("", text)).removesuffix("\r")
+
+
+def _one_line(text: str) -> str:
+    """Escaped text as one line of HTML (newlines as character references), so Markdown leaves the raw
+    HTML block alone whatever the text holds."""
+    return html.escape(text).replace("\n", "&#10;")
+
+
+def output_block(text: str, classes: str, label: str, t: dict) -> str:
+    """A labelled output block; text of more than ``LONG_OUTPUT_LINES`` lines is collapsed."""
+    body = clean_text(text).rstrip("\n")
+    pre = f'<pre><code>{_one_line(body)}</code></pre>'
+    head = f'<span class="pn-output__label">{html.escape(label)}</span>'
+    n = body.count("\n") + 1
+    if n > LONG_OUTPUT_LINES:
+        summary = html.escape(t["long_output"].format(lines=n))
+        pre = f'<details class="pn-output__more"><summary>{summary}</summary>{pre}</details>'
+    return f'<div class="pn-output {classes}">{head}{pre}</div>'
+
+
+def _lines(text: str) -> list[str]:
+    return text.splitlines(keepends=True)
+
+
+# --- stream ----------------------------------------------------------------------------------------------
+
+def _stream_html(out: Stream, ctx: Context) -> str:
+    if out.name == "stderr":
+        return output_block(out.text, "pn-output--stderr", ctx.t["stderr"], ctx.t)
+    return output_block(out.text, "pn-output--stdout", ctx.t["output"], ctx.t)
+
+
+def _stream_nb(out: Stream, ctx: Context) -> dict:
+    return {"output_type": "stream", "name": out.name, "text": _lines(out.text)}
+
+
+def _stream_compare(out: Stream) -> list[str]:
+    return [f"[{out.name}] {ln}" for ln in out.text.splitlines()]
+
+
+# --- a cell's value: text/plain, and text/html when the value has one ------------------------------------
+
+def sanitize_html(markup: str) -> str | None:
+    """``markup`` reduced to nh3's default allow-list (no scripts, handlers, styles or URLs with
+    dangerous schemes), or None when nh3 is not installed."""
+    try:
+        import nh3  # noqa: PLC0415 - only page rendering needs it
+    except ImportError:
+        return None
+    return nh3.clean(markup)
+
+
+def _display_html(out: Display, ctx: Context) -> str:
+    rich = out.data.get("text/html")
+    if rich is not None and (clean := sanitize_html(rich)) is not None:
+        body = clean.replace("\n", " ")
+        return (f'<div class="pn-output pn-output--html"><span class="pn-output__label">'
+                f'{html.escape(ctx.t["output"])}</span><div class="pn-output__html">{body}</div></div>')
+    return output_block(out.data.get("text/plain", ""), "pn-output--display", ctx.t["output"], ctx.t)
+
+
+def _display_nb(out: Display, ctx: Context) -> dict:
+    data = {k: _lines(v) for k, v in out.data.items() if k == "text/plain"}
+    if "text/html" in out.data and (clean := sanitize_html(out.data["text/html"])) is not None:
+        data["text/html"] = _lines(clean)
+    return {"output_type": "execute_result", "execution_count": ctx.execution_count, "data": data, "metadata": {}}
+
+
+def _display_compare(out: Display) -> list[str]:
+    return [f"[value] {ln}" for ln in out.data.get("text/plain", "").splitlines()]
+
+
+# --- exceptions: declared (expected) and unexpected ------------------------------------------------------
+
+def example_traceback(out: Error, example_path: str) -> str:
+    """The traceback as a reader needs it: the frames in the example file, then the message.
+
+    Frames in torch or the standard library are dropped, since they say nothing about the example;
+    when no frame is in the example, the whole stored traceback is kept.
+    """
+    lines = out.traceback.splitlines()
+    if not lines or not example_path:
+        return f"{out.ename}: {out.evalue}"
+    frames, i = [], 1
+    while i < len(lines) and lines[i].startswith("  File "):
+        frame = [lines[i]]
+        i += 1
+        while i < len(lines) and lines[i].startswith("    "):
+            frame.append(lines[i])
+            i += 1
+        frames.append(frame)
+    mine = [f for f in frames if f'"{example_path}"' in f[0]]
+    message = "\n".join(lines[i:]) or f"{out.ename}: {out.evalue}"
+    kept = mine or frames
+    return "\n".join([lines[0], *[ln for f in kept for ln in f], message])
+
+
+def _error_html(out: Error, ctx: Context) -> str:
+    label = ctx.t["raised"] if out.expected else ctx.t["failed_cell"]
+    classes = "pn-output--raised" if out.expected else "pn-output--failure"
+    summary = html.escape(f"{out.ename}: {out.evalue}".strip().splitlines()[0] if out.evalue else out.ename)
+    tb = example_traceback(out, ctx.example_path)
+    return (f'<div class="pn-output {classes}"><span class="pn-output__label">{html.escape(label)}</span>'
+            f'<details class="pn-output__traceback"><summary><code>{_one_line(summary)}</code></summary>'
+            f'<pre><code>{_one_line(tb)}</code></pre></details></div>')
+
+
+def _error_nb(out: Error, ctx: Context) -> dict:
+    return {"output_type": "error", "ename": out.ename, "evalue": out.evalue,
+            "traceback": out.traceback.splitlines() or [f"{out.ename}: {out.evalue}"]}
+
+
+def _error_compare(out: Error) -> list[str]:
+    return [f"[error] {out.ename}: {out.evalue}"]
+
+
+# --- figures -------------------------------------------------------------------------------------------
+
+def _image_html(out: Image, ctx: Context) -> str:
+    if not ctx.figure_url:
+        return ""
+    url, alt, full = html.escape(ctx.figure_url), html.escape(ctx.figure_alt), html.escape(ctx.t["full_size"])
+    return (f'<figure class="pn-figure"><a href="{url}" class="pn-figure__full" title="{full}">'
+            f'<img src="{url}" alt="{alt}" width="{out.width}" loading="lazy"></a>'
+            f'<figcaption>{alt}</figcaption></figure>')
+
+
+def _image_nb(out: Image, ctx: Context) -> dict:
+    return {"output_type": "display_data", "data": {"image/png": out.data}, "metadata": {}}
+
+
+def _image_compare(out: Image) -> list[str]:
+    return [f"[figure] sha256 {hashlib.sha256(out.data.encode()).hexdigest()[:16]}"]
+
+
+KINDS: dict[type, Kind] = {
+    Stream: Kind(_stream_html, _stream_nb, _stream_compare),
+    Display: Kind(_display_html, _display_nb, _display_compare),
+    Error: Kind(_error_html, _error_nb, _error_compare),
+    Image: Kind(_image_html, _image_nb, _image_compare),
+}
+
+
+def kind_of(out: Output) -> Kind:
+    """The registry entry of ``out``. Raises KeyError naming the type for a kind without an entry."""
+    try:
+        return KINDS[type(out)]
+    except KeyError:
+        raise KeyError(f"no entry for output kind {type(out).__name__} in render/kinds.py KINDS") from None

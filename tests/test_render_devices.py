@@ -1,0 +1,150 @@
+"""Stage 4: device tabs, the output-kind registry, and untrusted text in every place it appears.
+
+Records here are made up (a fixture tree); ``examples/_outputs/`` holds only real captures.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import typing
+
+import pytest
+from pytorch_notes.capture.check import comparable
+from pytorch_notes.parse import parse_example
+from pytorch_notes.render.html import Links, device_label, render_example
+from pytorch_notes.render.kinds import KINDS, LONG_OUTPUT_LINES, Context, example_traceback
+from pytorch_notes.render.notebook import build_notebook
+from pytorch_notes.render.strings import STRINGS
+from pytorch_notes.store import model
+from pytorch_notes.store.model import Display, Error, Stream
+from pytorch_notes.store.records import freshness
+from test_render import to_html
+from test_store import fake_record, put
+
+LINKS = Links(py="../examples/ch/ex.py", ipynb="../notebooks/ch/ex/ex.ipynb", notebook="../notebooks/ch/ex/")
+SOURCE = "# %%\nimport torch\nprint(torch.ones(2))\n"
+
+
+def two_devices(write_example, examples_dir, source=SOURCE, cuda_key=None):
+    ex = parse_example(write_example("ch/ex.py", source), examples_dir)
+    put(examples_dir, fake_record(ex, "cpu", "on the cpu\n"), "cpu")
+    gpu = fake_record(ex, "cuda", "on the gpu\n")
+    gpu["provenance"]["duration_s"] = 0.5
+    if cuda_key:
+        gpu["key"] = cuda_key
+    put(examples_dir, gpu, "cuda")
+    return ex
+
+
+def test_an_example_with_two_device_records_gets_a_tab_per_device_gpu_first(write_example, examples_dir):
+    ex = two_devices(write_example, examples_dir)
+    md, _ = render_example(ex, freshness(ex, examples_dir), "zh", str, LINKS)
+    tabs = re.findall(r'^=== "([^"]+)"$', md, re.M)
+    assert tabs == ["NVIDIA H100 · CUDA 13.0", "CPU"]
+    page = to_html(md)
+    assert page.count('class="tabbed-set') == 1 and page.index("on the gpu") < page.index("on the cpu")
+    assert page.count('class="pn-provenance"') == 2 and "NVIDIA H100 80GB HBM3 · torch 2.11.0+cu130" in page
+    assert ("整个示例的运行时间：NVIDIA H100 · CUDA 13.0 0.50 s · CPU 1.50 s"
+            "（CPU 用时是 NVIDIA H100 · CUDA 13.0 的 3.0 倍）") in page
+    assert re.search(r'pn-output__time">0\.01 s', page), "per-cell durations"
+
+
+def test_a_stale_record_is_never_the_default_tab_and_says_so(write_example, examples_dir):
+    ex = two_devices(write_example, examples_dir, cuda_key="0" * 16)
+    md, _ = render_example(ex, freshness(ex, examples_dir), "en", str, LINKS)
+    assert re.findall(r'^=== "([^"]+)"$', md, re.M) == ["CPU", "NVIDIA H100 · CUDA 13.0 (out of date)"]
+    gpu_tab = md.split('=== "NVIDIA H100', 1)[1]
+    assert "Outputs out of date" in gpu_tab and "Outputs out of date" not in md.split('=== "NVIDIA H100', 1)[0]
+
+
+def test_one_record_shows_no_tabs(write_example, examples_dir):
+    ex = parse_example(write_example("ch/ex.py", SOURCE), examples_dir)
+    put(examples_dir, fake_record(ex, "cpu"), "cpu")
+    md, _ = render_example(ex, freshness(ex, examples_dir), "en", str, LINKS)
+    assert "===" not in md and "pn-compare" not in md
+
+
+@pytest.mark.parametrize("name, label", [("NVIDIA H100 80GB HBM3", "NVIDIA H100 · CUDA 13.0"),
+                                         ("NVIDIA H200", "NVIDIA H200 · CUDA 13.0")])
+def test_device_labels(write_example, examples_dir, name, label):
+    ex = parse_example(write_example("ch/ex.py", SOURCE), examples_dir)
+    data = fake_record(ex, "cuda")
+    data["provenance"]["device"] = name
+    assert device_label(model.load(model.Record, data)) == label
+
+
+def test_every_output_kind_of_the_model_has_a_registry_entry():
+    kinds = set(typing.get_args(model.Output))
+    assert kinds == set(KINDS), "add the kind to render/kinds.py KINDS (HTML, nbformat, --check)"
+    for cls, kind in KINDS.items():
+        assert dataclasses.is_dataclass(cls) and callable(kind.html) and callable(kind.nbformat)
+
+
+def test_text_html_results_are_sanitised_not_dropped():
+    out = Display({"text/plain": "frame", "text/html": '<table><tr><td onclick="x()">1</td></tr></table>'
+                                                       '<script>alert(1)</script><img src=x onerror=alert(1)>'})
+    shown = KINDS[Display].html(out, Context(STRINGS["en"]))
+    assert "<table>" in shown and "<td>1</td>" in shown
+    assert "<script" not in shown and "onerror" not in shown and "onclick" not in shown
+    nb = KINDS[Display].nbformat(out, Context(STRINGS["en"], execution_count=3))
+    assert "<script" not in "".join(nb["data"]["text/html"])
+
+
+def test_exceptions_show_the_example_frames_then_the_message_collapsible():
+    tb = ('Traceback (most recent call last):\n  File "examples/ch/ex.py", line 3, in <module>\n    f()\n'
+          '  File "site-packages/torch/_tensor.py", line 9, in f\n    raise X\nRuntimeError: boom\nhint: do y\n')
+    err = Error("RuntimeError", "boom\nhint: do y", tb, 3, expected=True)
+    assert example_traceback(err, "examples/ch/ex.py") == (
+        'Traceback (most recent call last):\n  File "examples/ch/ex.py", line 3, in <module>\n    f()\n'
+        "RuntimeError: boom\nhint: do y")
+    shown = KINDS[Error].html(err, Context(STRINGS["zh"], example_path="examples/ch/ex.py"))
+    assert '<details class="pn-output__traceback">' in shown and "预期的异常" in shown and "hint: do y" in shown
+    failure = KINDS[Error].html(dataclasses.replace(err, expected=False), Context(STRINGS["zh"]))
+    assert "未预期的异常" in failure and "pn-output--failure" in failure
+
+
+def test_long_outputs_collapse():
+    out = Stream("stdout", "".join(f"line {i}\n" for i in range(LONG_OUTPUT_LINES + 5)))
+    shown = KINDS[Stream].html(out, Context(STRINGS["en"]))
+    assert '<details class="pn-output__more"><summary>30 lines of output; click to expand</summary>' in shown
+    assert "<details" not in KINDS[Stream].html(Stream("stdout", "short\n"), Context(STRINGS["en"]))
+
+
+HOSTILE = ('`<img src=x onerror=alert(1)>` </code></pre><script>alert(2)</script>\n\n'
+           '**bold** {{ config.site_name }} {% raw %} | a | table |\n!!! note "x"\n    indented')
+
+
+def test_hostile_text_is_escaped_everywhere_it_appears(write_example, examples_dir):
+    """Outputs, a failure message and an exception message, through the page, the notice and the notebook."""
+    ex = parse_example(write_example("ch/ex.py", SOURCE + "\n# %% raises=\"ValueError\"\nraise ValueError('x')\n"),
+                       examples_dir)
+    data = fake_record(ex, "cpu", HOSTILE)
+    tb = f"Traceback (most recent call last):\nValueError: {HOSTILE}"
+    data["cells"][1]["outputs"] = [{"type": "error", "ename": "ValueError", "evalue": HOSTILE, "line": 5,
+                                    "expected": True, "traceback": tb}]
+    put(examples_dir, data, "cpu")
+    failure = layout_failure(examples_dir, ex, HOSTILE)
+    fresh = freshness(ex, examples_dir)
+    assert fresh.failure is not None and fresh.failure.message == HOSTILE == failure
+    md, _ = render_example(ex, fresh, "en", str, LINKS)
+    page = to_html(md)
+    for bad in ("<img", "<script", "onerror=alert(1)>", "<strong>bold</strong>", '<div class="admonition note">'):
+        assert bad not in page, bad
+    assert "{{ config.site_name }}" in page, "Jinja-looking text is shown as it is"
+    assert page.count("&lt;script&gt;alert(2)&lt;/script&gt;") >= 3, "the output, the exception and the notice"
+    assert page.count('<div class="admonition failure">') == 1, "newlines do not break the notice box"
+    nb = build_notebook(fresh.record, "en", "Chapter", "https://example.org/ch/")
+    text = json.dumps(nb)
+    assert HOSTILE.replace("\n", "\\n").replace('"', '\\"') in text, "the notebook keeps the text as data"
+    assert [ln for ln in comparable(fresh.record.cells[0].outputs)][0].startswith("[stdout] `<img")
+
+
+def layout_failure(examples_dir, ex, message: str) -> str:
+    from pytorch_notes.store.model import FORMAT, Failure
+    from pytorch_notes.store.records import save_failure
+    save_failure(Failure(format=FORMAT, example=ex.rel, device_kind="cpu", key=ex.key, source_sha256=ex.sha256,
+                         status="failed", location="examples/ch/ex.py:3", message=message,
+                         captured_at="2026-11-23T00:00:00Z", provenance=None), examples_dir)
+    return message

@@ -55,7 +55,7 @@ def offline_site(tmp_path_factory) -> Path:
     (ROOT / ".cache").mkdir(exist_ok=True)
     (src / ".cache").symlink_to(ROOT / ".cache")
     out = tmp_path_factory.mktemp("site-offline")
-    env = {**os.environ, "OFFLINE": "true", "NO_MKDOCS_2_WARNING": "1"}
+    env = {**os.environ, "OFFLINE": "true", "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(src / "scripts")}
     proc = subprocess.run([str(MKDOCS), "build", "--strict", "--site-dir", str(out)], cwd=src, env=env,
                           capture_output=True, text=True, timeout=400)
     if proc.returncode != 0:

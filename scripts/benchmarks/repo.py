@@ -53,8 +53,10 @@ def copy_repo(dst: Path, src: Path = REPO_ROOT, *, cache: bool = False, git: boo
 
 
 def bench_env(tmp: Path) -> dict[str, str]:
-    """Environment of measured commands: no MkDocs 2 banner, Jupyter state kept under ``tmp``."""
-    return {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONDONTWRITEBYTECODE": "1",
+    """Environment of measured commands: no MkDocs 2 banner, Jupyter state kept under ``tmp``, and the
+    pipeline package of the copy a command runs in (``PYTHONPATH=scripts``, relative to its working
+    directory; the editable install points at the original checkout)."""
+    return {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": "scripts",
             "JUPYTER_RUNTIME_DIR": str(tmp / "jupyter-runtime"), "IPYTHONDIR": str(tmp / "ipython")}
 
 

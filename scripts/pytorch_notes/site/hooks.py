@@ -3,6 +3,7 @@
 Listed (through ``scripts/mkdocs_hooks.py``) under ``hooks:`` in mkdocs.yml. Nothing here executes an
 example: everything reads the output store written by ``make capture``.
 
+* ``on_config``: refuse to build a checkout with another checkout's package.
 * ``on_pre_build``: write each embedded example's notebook to ``docs/<lang>/notebooks/`` (``notebooks``).
 * ``on_files``: serve those notebooks as pages under mkdocs-static-i18n (``notebooks``) and add the
   ``.py`` downloads and figures (``embed``).
@@ -15,11 +16,28 @@ example: everything reads the output store written by ``make capture``.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-from pytorch_notes.settings import LANGUAGES
+from pytorch_notes.settings import LANGUAGES, REPO_ROOT
 from pytorch_notes.site import embed, lag, nav, notebooks, search
 from pytorch_notes.site.common import page_language
+
+
+def on_config(config):
+    """Stop a build whose pipeline package belongs to another checkout than its ``mkdocs.yml``.
+
+    The package is installed in editable mode from one checkout; a build of a copy of the repository
+    (the benchmark, some tests) must import the copy's own package with ``PYTHONPATH=<copy>/scripts``,
+    or it would silently read the other checkout's examples and records.
+    """
+    here = Path(config.config_file_path).resolve().parent
+    if here != REPO_ROOT:
+        raise PluginError(f"{config.config_file_path}: the pipeline package was imported from {REPO_ROOT}/scripts, "
+                          f"not from this checkout; run with PYTHONPATH={here}/scripts")
+    return config
 
 
 @event_priority(-10)  # after mkdocs-jupyter's own on_pre_build, which resets its set

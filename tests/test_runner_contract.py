@@ -199,14 +199,17 @@ def test_run_directories_of_a_killed_capture_are_swept(monkeypatch):
     dead = subprocess.Popen(["true"])
     dead.wait()
     stale = Path(tempfile.mkdtemp(prefix="pn-run-"))
-    (stale / "owner.pid").write_text(str(dead.pid))
+    (stale / "owner.pid").write_text(f"{dead.pid} {supervise._owner().split(' ', 1)[1]}")
+    elsewhere = Path(tempfile.mkdtemp(prefix="pn-run-"))  # another container's run sharing /tmp
+    (elsewhere / "owner.pid").write_text(f"{dead.pid} pid:[1]")
     (stale / "work").mkdir()
     monkeypatch.setattr(supervise, "_swept", False)
     try:
         run("lines/system_exit.py")
-        assert not stale.exists()
+        assert not stale.exists() and elsewhere.exists()
     finally:
         shutil.rmtree(stale, ignore_errors=True)
+        shutil.rmtree(elsewhere, ignore_errors=True)
 
 
 def test_a_run_after_cancel_all_runs_normally():

@@ -207,15 +207,27 @@ def _interrupt(proc: subprocess.Popen, stack: Path) -> None:
             pass
 
 
+def _owner() -> str:
+    """This process as the owner of a run directory: its pid and its pid namespace (Linux), so that
+    a machine whose ``/tmp`` is shared by containers never sweeps another container's runs."""
+    try:
+        namespace = os.readlink("/proc/self/ns/pid")
+    except OSError:
+        namespace = "-"
+    return f"{os.getpid()} {namespace}"
+
+
 def _sweep_stale_run_dirs() -> None:
-    """Remove the ``pn-run-*`` directories whose capture was killed (SIGKILL, a power cut):
-    each names its owner's pid in ``owner.pid``; one whose owner is gone is left over."""
+    """Remove the ``pn-run-*`` directories whose capture was killed (SIGKILL, a power cut): each
+    names its owner in ``owner.pid`` (``_owner``); one whose owner is gone is left over."""
+    namespace = _owner().split(" ", 1)[1]
     for old in Path(tempfile.gettempdir()).glob("pn-run-*"):
         try:
-            owner = int((old / "owner.pid").read_text())
+            pid, owner_namespace = (old / "owner.pid").read_text().split(" ", 1)
+            pid = int(pid)
         except (OSError, ValueError):
             continue  # not ours, or still being created
-        if owner != os.getpid() and not is_alive(owner):
+        if owner_namespace == namespace and pid != os.getpid() and not is_alive(pid):
             _remove(old)
 
 
@@ -247,7 +259,7 @@ def run_example(example: Example, python: str | None = None, timeout_s: float | 
         _swept = True
         _sweep_stale_run_dirs()
     tmp = Path(tempfile.mkdtemp(prefix="pn-run-"))
-    (tmp / "owner.pid").write_text(str(os.getpid()))
+    (tmp / "owner.pid").write_text(_owner())
     try:
         return _run(example, python, limit, tmp, generation)
     finally:

@@ -122,7 +122,7 @@ class FdFiles:
         """Move the bytes written to fds 1 and 2 since the last call into the current cell."""
         for entry in self._files:
             name, fd, offset, decoder = entry
-            size = os.fstat(fd).st_size
+            size = os.lseek(fd, 0, os.SEEK_END)  # cheaper than fstat; reads use pread, not the offset
             if size <= offset:
                 continue
             sink = self.sink
@@ -169,8 +169,12 @@ class PyStream(io.TextIOBase):
         if os.getpid() != self.pid:  # a forked child (multiprocessing "fork"): its list is a copy, use the fd
             os.write(self.fd, valid_text(text).encode("utf-8"))
         elif self.files.sink is not None:
+            sink = self.files.sink
+            if sink.budget.left <= 0:  # over the limit: only counted, so order no longer matters
+                sink.budget.dropped += len(text)
+                return len(text)
             self.files.drain()
-            self.files.sink.append_text(self.name, text)
+            sink.append_text(self.name, text)
         return len(text)
 
     def fileno(self) -> int:

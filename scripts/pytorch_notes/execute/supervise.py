@@ -69,7 +69,7 @@ class RunResult:
             (wall time of the process when it did not finish).
         wall_s: wall-clock seconds of the whole process, start-up included.
         captured_at: UTC ISO-8601 timestamp when the run ended.
-        provenance: device and versions, see ``runner.provenance``.
+        provenance: device, driver and versions, see ``provenance.provenance``.
         error_line: line in the example where it failed (0 if unknown).
         message: one-line description of a failure, empty when ok.
         process_output: the child's raw stdout then stderr, machine paths rewritten, at most

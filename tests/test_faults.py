@@ -218,7 +218,10 @@ def test_failed_recapture_shows_last_good_output_with_notice_and_warns(write_exa
     with caplog.at_level("WARNING"):
         md = mkdocs_hooks.on_page_markdown("# T\n\n::: example ch/ex.py\n", page,
                                            SimpleNamespace(use_directory_urls=True), None)
-    assert "Re-capture failed" in md and "ch/ex.py:3: ValueError: broken by an edit" in md
-    assert "the good output" in md
+    from test_embed import to_page_html
+
+    shown = to_page_html(md)
+    assert "Re-capture failed" in shown and "ch/ex.py:3: ValueError: broken by an edit" in shown
+    assert "the good output" in shown
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert any("docs/en/t.md:3: the last capture of examples/ch/ex.py failed" in w for w in warnings), warnings

@@ -4,10 +4,12 @@ The embed syntax is one line on its own::
 
     ::: example <chapter>/<name>.py
 
-where the path is relative to ``examples/``. Lines inside fenced code blocks are ignored,
-so a page can show the syntax itself. A line that starts with ``::: example`` but does not
-match the syntax is an error (``PageError``) rather than silently left as text.
-Standard library only; used by the MkDocs hook and by the tests.
+where the path is relative to ``examples/``. The line may be indented to sit inside a content tab,
+an admonition, a collapsible block or a list item; the example is rendered at that depth. Lines in
+fenced code blocks and HTML comments are ignored, so a page can show the syntax itself. A line that
+starts with ``:::`` but does not match the syntax (a misspelled keyword, a bad path) is an error
+(``PageError``) rather than silently left as text. Standard library only; used by the MkDocs glue
+and by the tests.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from pytorch_notes.settings import DOCS_DIR, LANGUAGES
 
 GENERATED_DIRS = ("notebooks",)  # folders under docs/<lang>/ written by the build, not by people
 
-EMBED_RE = re.compile(rf"^::: example (?P<rel>{EXAMPLE_ID_PATTERN})\s*$")
-_EMBED_PREFIX = re.compile(r"^\s*:::\s*example\b")
+EMBED_RE = re.compile(rf"^(?P<indent>[ \t]*)::: example (?P<rel>{EXAMPLE_ID_PATTERN})\s*$")
+_EMBED_PREFIX = re.compile(r"^\s*:::\s*(?P<keyword>\S*)")
 _FENCE_RE = re.compile(r"^\s*(`{3,}|~{3,})")
 
 
@@ -32,17 +34,34 @@ class PageError(ValueError):
 
 @dataclass(frozen=True)
 class Embed:
-    """One embed line: ``page`` (a path), 1-based ``line``, and example id ``rel``."""
+    """One embed line: ``page`` (a path), 1-based ``line``, example id ``rel``, the line's ``indent``,
+    and ``occurrence``: 1 for the first embed of ``rel`` on the page, 2 for the second, ..."""
 
     page: str
     line: int
     rel: str
+    indent: str = ""
+    occurrence: int = 1
+
+    @property
+    def anchor(self) -> str:
+        """The HTML id of the embedded block, unique on its page: ``example-<chapter>-<name>[-<n>]``."""
+        base = "example-" + self.rel[:-3].replace("/", "-")
+        return base if self.occurrence == 1 else f"{base}-{self.occurrence}"
 
 
 def prose_lines(markdown: str):
-    """Yield ``(line number, line)`` for each line outside fenced code blocks (1-based numbers)."""
-    fence = None
+    """Yield ``(line number, line)`` for each line outside fenced code blocks and HTML comments
+    (1-based numbers). A comment is recognised from a line that starts with ``<!--`` to the line
+    that holds its ``-->``."""
+    fence, comment = None, False
     for lineno, line in enumerate(markdown.splitlines(), start=1):
+        if comment:
+            comment = "-->" not in line
+            continue
+        if fence is None and line.lstrip().startswith("<!--"):
+            comment = "-->" not in line.split("<!--", 1)[1]
+            continue
         m = _FENCE_RE.match(line)
         if m:
             mark = m.group(1)
@@ -65,14 +84,19 @@ def find_embeds(markdown: str, page: str) -> list[Embed]:
     Raises:
         PageError: a line looks like an embed but is malformed.
     """
-    embeds = []
+    embeds: list[Embed] = []
+    seen: dict[str, int] = {}
     for lineno, line in prose_lines(markdown):
         hit = EMBED_RE.match(line)
         if hit:
-            embeds.append(Embed(page, lineno, hit.group("rel")))
-        elif _EMBED_PREFIX.match(line):
-            raise PageError(f"{page}:{lineno}: malformed example embed {line.strip()!r}; "
-                            "write `::: example <chapter>/<name>.py` alone on the line, "
+            rel = hit.group("rel")
+            seen[rel] = seen.get(rel, 0) + 1
+            embeds.append(Embed(page, lineno, rel, hit.group("indent"), seen[rel]))
+        elif bad := _EMBED_PREFIX.match(line):
+            keyword = bad.group("keyword")
+            what = (f"unknown keyword {keyword!r} (did you mean `::: example`?)" if keyword != "example"
+                    else f"malformed example embed {line.strip()!r}")
+            raise PageError(f"{page}:{lineno}: {what}; write `::: example <chapter>/<name>.py` alone on the line, "
                             f"with the path relative to examples/; {NAME_RULE}")
     return embeds
 

@@ -1,13 +1,22 @@
-"""Embeds: replace each ``::: example <chapter>/<name>.py`` line of a page with the rendered example,
-read from the store (never executed)."""
+"""Embeds: each ``::: example <chapter>/<name>.py`` line of a page becomes the rendered example, read
+from the store (never executed).
+
+``prepare_embeds`` (from ``on_page_markdown``) checks a page's embeds and renders them;
+``EmbedExtension``, a Markdown extension added in ``on_config``, puts them in place while the page's
+Markdown is converted, with their HTML in the stash.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
+from markdown.extensions import Extension
+from markdown.preprocessors import Preprocessor
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from pytorch_notes.pages import PageError, find_embeds
+from pytorch_notes.pages import PageError, find_embeds, prose_lines
 from pytorch_notes.parse import ExampleError, parse_example, resolve_example
 from pytorch_notes.render.html import Links, figure_assets, render_example
 from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES
@@ -24,20 +33,37 @@ def shown_record(rel: str):
         return None  # on_page_markdown stops the build naming the page and line
 
 
-def embed_examples(markdown: str, page, config, lang: str, page_name: str) -> str:
+@dataclass
+class _PageEmbeds:
+    """The rendered embeds of the page being built: (example id, occurrence) -> Markdown."""
+
+    page_name: str
+    rendered: dict[tuple[str, int], str] = field(default_factory=dict)
+
+
+_current: _PageEmbeds | None = None  # MkDocs renders one page at a time: on_page_markdown, then its Markdown
+
+
+def prepare_embeds(markdown: str, page, config, lang: str, page_name: str) -> None:
+    """Check every embed of a page and render it from the store, for ``EmbedPreprocessor``.
+
+    Raises:
+        PluginError: a malformed or misspelled embed, a missing example, an unreadable example or
+            store file; the message starts with ``page:line:``. Stale or missing records and failed
+            captures are logged as warnings (so ``mkdocs build --strict`` fails) and shown on the page.
+    """
+    global _current
     try:
         embeds = find_embeds(markdown, page_name)
     except PageError as exc:
         raise PluginError(str(exc)) from None
-    if not embeds:
-        return markdown
-    lines = markdown.splitlines()
+    _current = _PageEmbeds(page_name)
     page_url = page.file.url
 
     def url_for(site_path: str) -> str:
         return get_relative_url(site_path, page_url)
 
-    for e in reversed(embeds):
+    for e in embeds:
         path = resolve_example(e.rel)
         if not path.is_file():
             raise PluginError(f"{page_name}:{e.line}: example {e.rel!r} not found "
@@ -48,19 +74,50 @@ def embed_examples(markdown: str, page, config, lang: str, page_name: str) -> st
         except (ExampleError, StoreError) as exc:
             raise PluginError(f"{page_name}:{e.line}: {exc}") from None
         if fresh.state != "fresh":
-            log.warning(f"{page_name}:{e.line}: outputs of examples/{e.rel} are {fresh.state} "
+            log.warning(f"{page_name}:{e.line}: outputs of examples/{e.rel} are {fresh.state} on every device "
                         f"(source changed since the last capture, or never captured); run `make capture`")
         if fresh.failure:
             log.warning(f"{page_name}:{e.line}: the last capture of examples/{e.rel} failed: "
                         f"{fresh.failure.location}: {fresh.failure.message}")
         lang_root = "" if lang == LANGUAGES[0] else f"{lang}/"
         nb_page, nb_file = notebook_urls(e.rel, config.use_directory_urls)
-        links = Links(py=url_for(f"examples/{e.rel}"),
-                      ipynb=url_for(lang_root + nb_file),
+        links = Links(py=url_for(f"examples/{e.rel}"), ipynb=url_for(lang_root + nb_file),
                       notebook=url_for(lang_root + nb_page))
-        rendered, _ = render_example(example, fresh, lang, url_for, links)
-        lines[e.line - 1: e.line] = rendered.splitlines()
-    return "\n".join(lines) + "\n"
+        _current.rendered[(e.rel, e.occurrence)], _ = render_example(example, fresh, lang, url_for, links, e.anchor)
+
+
+class EmbedPreprocessor(Preprocessor):
+    """Replace each embed line with its rendered example, at the line's indentation.
+
+    The example's code cells stay fenced code blocks (highlighted by pymdownx.superfences, which runs
+    after this); each of its raw HTML blocks (outputs, notices, the provenance line) is stored in the
+    Markdown instance's HTML stash, as mkdocstrings does, so no later Markdown processing can touch it,
+    whatever the block holds and however deep it is nested (tabs, admonitions, lists).
+    """
+
+    def run(self, lines: list[str]) -> list[str]:
+        if _current is None:
+            return lines
+        out = list(lines)
+        for e in reversed(find_embeds("\n".join(lines), _current.page_name)):
+            rendered = _current.rendered.get((e.rel, e.occurrence))
+            if rendered is None:
+                continue
+            block = rendered.splitlines()
+            prose = {n for n, _ in prose_lines(rendered)}
+            for i, line in enumerate(block):
+                if i + 1 in prose and line.lstrip().startswith("<"):
+                    block[i] = line[: len(line) - len(line.lstrip())] + self.md.htmlStash.store(line.strip())
+            out[e.line - 1: e.line] = [e.indent + ln if ln else ln for ln in block]
+        return out
+
+
+class EmbedExtension(Extension):
+    """The ``::: example`` syntax as a Markdown extension (added to every page's Markdown by ``on_config``)."""
+
+    def extendMarkdown(self, md) -> None:  # noqa: N802 - Python-Markdown's name
+        # After normalize_whitespace (30), before the fenced code of pymdownx.superfences (25).
+        md.preprocessors.register(EmbedPreprocessor(md), "pytorch_notes_embed", 28)
 
 
 def example_files(files, config) -> None:

@@ -27,7 +27,8 @@ from pytorch_notes.site.common import page_language
 
 
 def on_config(config):
-    """Stop a build whose pipeline package belongs to another checkout than its ``mkdocs.yml``.
+    """Add the embed syntax (``embed.EmbedExtension``) to every page's Markdown, and stop a build whose
+    pipeline package belongs to another checkout than its ``mkdocs.yml``.
 
     The package is installed in editable mode from one checkout; a build of a copy of the repository
     (the benchmark, some tests) must import the copy's own package with ``PYTHONPATH=<copy>/scripts``,
@@ -37,6 +38,7 @@ def on_config(config):
     if here != REPO_ROOT:
         raise PluginError(f"{config.config_file_path}: the pipeline package was imported from {REPO_ROOT}/scripts, "
                           f"not from this checkout; run with PYTHONPATH={here}/scripts")
+    config.markdown_extensions.append(embed.EmbedExtension())  # the ::: example syntax
     return config
 
 
@@ -58,7 +60,7 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
         return markdown
     lang = src.split("/", 1)[0] if src.split("/", 1)[0] in LANGUAGES else LANGUAGES[0]
     banner = lag.twin_lag_banner(page, lang)
-    markdown = embed.embed_examples(markdown, page, config, lang, f"docs/{src}")
+    embed.prepare_embeds(markdown, page, config, lang, f"docs/{src}")
     return lag.insert_after_h1(markdown, banner) if banner else markdown
 
 

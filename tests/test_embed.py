@@ -1,0 +1,66 @@
+"""The ``::: example`` syntax as a Markdown extension: nested in tabs, admonitions, collapsible blocks
+and lists, ignored in HTML comments and code fences, misspellings refused, duplicates given unique ids.
+
+It renders real examples of the course from the committed store.
+"""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+
+import markdown
+import pytest
+from mkdocs.exceptions import PluginError
+from pytorch_notes.site import hooks
+from pytorch_notes.site.embed import EmbedExtension
+from test_render import site_markdown_config
+
+EXAMPLE = "autograd/backward.py"
+
+
+def to_page_html(md: str) -> str:
+    """``md`` (after ``on_page_markdown``) converted as MkDocs converts a page: the site's extensions
+    plus the embed extension that ``on_config`` adds."""
+    exts, configs = site_markdown_config()
+    return markdown.Markdown(extensions=[*exts, EmbedExtension()], extension_configs=configs).convert(md)
+
+
+def build(md: str, src: str = "zh/t.md") -> str:
+    page = SimpleNamespace(file=SimpleNamespace(src_uri=src, url=src[:-3] + "/"))
+    return to_page_html(hooks.on_page_markdown(md, page, SimpleNamespace(use_directory_urls=True), None))
+
+
+@pytest.mark.parametrize("wrap, container", [
+    ('=== "标签"\n\n    ::: example {ex}\n', r'<div class="tabbed-block">'),
+    ('!!! note "提示"\n\n    ::: example {ex}\n', r'<div class="admonition note">'),
+    ('??? success "参考答案"\n\n    ::: example {ex}\n', r'<details class="success">'),
+    ("- 第一项\n\n    ::: example {ex}\n", r"<li>"),
+])
+def test_an_embed_works_nested(wrap, container):
+    page = build("# T\n\n" + wrap.format(ex=EXAMPLE))
+    inside = page.split(re.search(container, page).group(0), 1)[1]
+    assert 'class="pn-example"' in inside and 'class="pn-output' in inside and 'class="pn-provenance"' in inside
+    assert '<div class="language-python highlight">' in inside, "code cells are still highlighted"
+    assert "<p><div" not in page and "<p><p" not in page, "raw HTML is not wrapped in paragraphs"
+    assert "::: example" not in page
+
+
+def test_embeds_in_html_comments_and_code_fences_are_left_alone():
+    page = build(f"# T\n\n<!-- ::: example {EXAMPLE} -->\n\n<!--\n::: example {EXAMPLE}\n-->\n\n"
+                 f"```markdown\n::: example {EXAMPLE}\n```\n")
+    assert 'class="pn-example"' not in page
+    assert f"::: example {EXAMPLE}" in page, "the fenced one is shown as text"
+
+
+def test_a_misspelled_keyword_fails_naming_page_and_line():
+    expected = r"^docs/en/t\.md:4: unknown keyword 'exmaple' \(did you mean `::: example`\?\)"
+    with pytest.raises(PluginError, match=expected):
+        build(f"# T\n\ntext\n::: exmaple {EXAMPLE}\n", "en/t.md")
+
+
+def test_an_example_embedded_twice_gets_unique_ids():
+    page = build(f"# T\n\n::: example {EXAMPLE}\n\n## Again\n\n::: example {EXAMPLE}\n")
+    ids = re.findall(r'class="pn-example" id="([^"]+)"', page)
+    assert ids == ["example-autograd-backward", "example-autograd-backward-2"]
+    assert len(set(re.findall(r'\bid="([^"]+)"', page))) == len(re.findall(r'\bid="([^"]+)"', page)), "duplicate ids"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 from mkdocs.utils import get_relative_url
 
 from pytorch_notes.settings import LANGUAGES
@@ -10,10 +12,11 @@ from pytorch_notes.twins import TwinsError, page_lag
 
 TWIN_BANNER = {
     "zh": ("译文可能已过期",
-           "{changed}版在上次同步之后改过，这一页可能还没跟上。请以[{changed}版]({url})为准；也欢迎帮忙更新本页。"),
+           "{changed}版在上次同步之后改过，这一页可能还没跟上。"
+           "请以<a href=\"{url}\">{changed}版</a>为准；也欢迎帮忙更新本页。"),
     "en": ("This translation may be out of date",
            "The {changed} version changed after this page was last synced with it. "
-           "When in doubt, read the [{changed} version]({url}), or help update this page."),
+           "When in doubt, read the <a href=\"{url}\">{changed} version</a>, or help update this page."),
 }
 LANGUAGE_LABELS = {"zh": {"zh": "中文", "en": "英文"}, "en": {"zh": "Chinese", "en": "English"}}
 BOTH_CHANGED = {
@@ -40,7 +43,11 @@ def twin_lag_banner(page, lang: str) -> str:
     else:
         url = f"{other}/{page.file.url}" if lang == LANGUAGES[0] else page.file.url.removeprefix(f"{lang}/")
         title, template = TWIN_BANNER[lang]
-        body = template.format(changed=LANGUAGE_LABELS[lang][other], url=get_relative_url(url, page.file.url))
+        # A raw HTML link, not a Markdown one: MkDocs validates Markdown links against the *source*
+        # files (``../../a/`` from ``en/a.md`` is an "unrecognized relative link", which fails
+        # ``--strict``), while this URL is the twin's built page, relative to this built page.
+        body = template.format(changed=LANGUAGE_LABELS[lang][other],
+                               url=html.escape(get_relative_url(url, page.file.url), quote=True))
     log.info(f"docs/{page.file.src_uri}: translation may be out of date ({lag.describe()})")
     return f'!!! warning "{title}"\n\n    {body}\n'
 

@@ -1,4 +1,4 @@
-"""The navigation: each course section gets a group of its chapters' notebook pages."""
+"""The navigation: each course section gets a group of its chapters' notebook pages, linked prev/next."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from mkdocs.structure.nav import Section
 
 from pytorch_notes.pages import PageError, find_embeds
 from pytorch_notes.site.common import first_heading, page_language
+from pytorch_notes.site.notebooks import stamp_py_downloads
 
 NOTEBOOK_SECTION = {"zh": "示例笔记本", "en": "Example notebooks"}
 
@@ -22,7 +23,14 @@ def add_notebook_sections(nav, config, files):
     chapters as one link each), so the nav in a page does not grow with the whole course and
     the build time stays linear in the number of pages (``make bench``, scaling). Notebooks
     of pages outside any section go to a top-level section of the same name.
+
+    MkDocs links prev/next before ``on_nav``, so pages added here had none: the notebook pages are
+    linked to each other in nav order (course order); the chapters' own links stay as they were.
+
+    Also stamps the ``.py`` downloads (``notebooks.stamp_py_downloads``): this is the first event
+    after ``on_files`` added them that sees the files.
     """
+    stamp_py_downloads(files, config)
     lang = page_language(config)
     notebooks = {f.src_uri.split("notebooks/", 1)[1]: f for f in files.documentation_pages()
                  if f.src_uri.endswith(".ipynb")}
@@ -69,7 +77,14 @@ def add_notebook_sections(nav, config, files):
     rest = chapter_groups([p for p in loose if hasattr(p, "file")])
     if rest:
         nav.items.append(attach(rest, None))
+    _link_prev_next([p for p in _pages_under(Section("", nav.items)) if p.file.src_uri.endswith(".ipynb")])
     return nav
+
+
+def _link_prev_next(pages: list) -> None:
+    """Each of ``pages`` gets the one before and after it as its previous and next page (the footer)."""
+    for before, page, after in zip([None, *pages[:-1]], pages, [*pages[1:], None], strict=True):
+        page.previous_page, page.next_page = before, after
 
 
 def _pages_under(section: Section) -> list:

@@ -1,5 +1,6 @@
 """Notebook pages: write each embedded example's notebook from the store, serve it as a page under
-mkdocs-static-i18n, pair it across languages, and slim its HTML."""
+mkdocs-static-i18n, pair it across languages, slim its HTML, give it its title and downloads; and the
+``.py`` downloads with their header."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
 from pytorch_notes.pages import PageError, find_embeds, language_pages
-from pytorch_notes.render.notebook import build_notebook, dumps
+from pytorch_notes.parse import ExampleError, resolve_example
+from pytorch_notes.render.notebook import build_notebook, dumps, notebook_title, py_download
 from pytorch_notes.settings import DOCS_DIR, LANGUAGES
 from pytorch_notes.site.common import first_heading
 from pytorch_notes.site.embed import shown_record
@@ -34,6 +36,20 @@ def _embedding_pages() -> dict[str, dict[str, tuple[str, str]]]:
             for e in embeds:
                 found[lang].setdefault(e.rel, (rel_page, title))
     return found
+
+
+def absolute_page_url(config, lang: str, page: str) -> str:
+    """The public URL of page ``page`` (e.g. ``autograd.md``) in ``lang``, from ``site_url``; "" without one.
+
+    Used in files that leave the site (the ``.ipynb`` and ``.py`` downloads), where a relative link
+    would break. Always the directory-URL form, the deployed site's (the offline copy's own links are
+    ``.html`` ones, but a downloaded file points at the site on the web).
+    """
+    base = (config.site_url or "").strip()
+    if not base.startswith(("http://", "https://")):
+        return ""
+    prefix = "" if lang == LANGUAGES[0] else f"{lang}/"
+    return base.rstrip("/") + "/" + prefix + page_url(page, True)
 
 
 def _write_if_changed(path: Path, text: str) -> None:
@@ -61,6 +77,8 @@ def write_notebooks(config) -> None:
     if jupyter is not None:
         jupyter._used_cache_paths = _KeepEverything()
     embedding = _embedding_pages()
+    _EMBEDDING.clear()
+    _EMBEDDING.update(embedding)
     for lang in LANGUAGES:
         root = DOCS_DIR / lang / "notebooks"
         wanted = set()
@@ -70,12 +88,35 @@ def write_notebooks(config) -> None:
                 continue
             target = root / (rel[:-3] + ".ipynb")
             wanted.add(target)
-            chapter_page = page_url(page, config.use_directory_urls)
-            chapter_url = get_relative_url(chapter_page, notebook_urls(rel, config.use_directory_urls)[0])
+            chapter_url = absolute_page_url(config, lang, page)
             _write_if_changed(target, dumps(build_notebook(record, lang, title, chapter_url)))
         for stale in root.rglob("*.ipynb") if root.exists() else []:
             if stale not in wanted:
                 stale.unlink()
+
+
+def stamp_py_downloads(files, config) -> None:
+    """Give each example's ``.py`` download (``examples/<chapter>/<name>.py`` in the site) a comment
+    header: where the outputs the site shows were captured, and the chapter pages (absolute URLs) that
+    explain it. The file under ``examples/`` is not changed: the site serves a generated copy.
+
+    Runs once the ``.py`` Files exist (``embed.example_files``, on_files); files not yet there are left
+    alone.
+    """
+    embedding = _embedding_pages_cached()
+    for f in files:
+        src = f.src_uri
+        if not (src.startswith("examples/") and src.endswith(".py")) or src.startswith("examples/_"):
+            continue
+        rel = src[len("examples/"):]
+        try:
+            path = resolve_example(rel)
+            source = path.read_text(encoding="utf-8")
+        except (ExampleError, OSError):
+            continue
+        urls = [u for lang in LANGUAGES if rel in embedding[lang]
+                if (u := absolute_page_url(config, lang, embedding[lang][rel][0]))]
+        f.content_string = py_download(source, shown_record(rel), urls)
 
 
 class _NotebookPage(File):
@@ -122,8 +163,54 @@ NOTEBOOK_CSS_MIN = 1024  # inline style blocks at least this long (characters) m
 _STYLE_OPEN, _STYLE_CLOSE = '<style type="text/css">', "</style>"
 
 
+NOTEBOOK_TEXT = {
+    "zh": {"label": "下载与章节", "ipynb_text": "下载 .ipynb", "py_text": "下载 .py",
+           "chapter_text": "返回章节：{chapter}"},
+    "en": {"label": "Downloads and chapter", "ipynb_text": "Download .ipynb", "py_text": "Download .py",
+           "chapter_text": "Back to the chapter: {chapter}"},
+}
+
+
+def notebook_page_meta(page, config) -> None:
+    """A notebook page's title (chapter · example, as its first heading), template and downloads.
+
+    ``docs/overrides/notebook.html`` shows, under the title, the download buttons of the ``.ipynb``
+    (copied beside the page by mkdocs-jupyter) and of the ``.py`` (the stamped copy at the site's
+    root, see ``stamp_py_downloads``), and a link back to the chapter; all relative to the page.
+    """
+    src = page.file.src_uri
+    lang = src.split("/", 1)[0] if src.split("/", 1)[0] in LANGUAGES else LANGUAGES[0]
+    rel = src.split("notebooks/", 1)[1][: -len(".ipynb")] + ".py"
+    chapter_page, chapter = _embedding_pages_cached().get(lang, {}).get(rel, ("", ""))
+    if chapter:
+        page.title = notebook_title(chapter, rel)
+    lang_root = "" if lang == LANGUAGES[0] else f"{lang}/"
+    use_dir = config.use_directory_urls
+    text = NOTEBOOK_TEXT.get(lang, NOTEBOOK_TEXT["en"])
+    page.meta["template"] = "notebook.html"
+    page.meta["pn_notebook"] = {
+        "label": text["label"], "ipynb_text": text["ipynb_text"], "py_text": text["py_text"],
+        "chapter_text": text["chapter_text"].format(chapter=chapter or rel),
+        "ipynb": get_relative_url(lang_root + notebook_urls(rel, use_dir)[1], page.url),
+        "py": get_relative_url(f"examples/{rel}", page.url),
+        "chapter": get_relative_url(lang_root + page_url(chapter_page, use_dir), page.url) if chapter_page else "",
+        "chapter_absolute": absolute_page_url(config, lang, chapter_page) if chapter_page else "",
+    }
+
+
+_EMBEDDING: dict[str, dict[str, tuple[str, str]]] = {}
+
+
+def _embedding_pages_cached() -> dict[str, dict[str, tuple[str, str]]]:
+    """``_embedding_pages()`` of this build (set by ``write_notebooks``), computed once if not set."""
+    if not _EMBEDDING:
+        _EMBEDDING.update(_embedding_pages())
+    return _EMBEDDING
+
+
 def slim_notebook_page(html: str, page, config) -> str:
-    """Notebook pages: slim the content before search and templating see it.
+    """Notebook pages: slim the content before search and templating see it, and set their title,
+    template and downloads (``notebook_page_meta``).
 
     * nbconvert inlines its stylesheets (~590 KB, the same on every notebook page). Each
       block of at least ``NOTEBOOK_CSS_MIN`` characters moves to a content-addressed file
@@ -140,6 +227,12 @@ def slim_notebook_page(html: str, page, config) -> str:
     """
     if not page.file.src_uri.endswith(".ipynb"):
         return html
+    notebook_page_meta(page, config)
+    nb = page.meta["pn_notebook"]
+    if nb["chapter_absolute"] and nb["chapter"]:
+        # the header cell links the chapter by its absolute URL (for the downloaded file); on the
+        # site itself the link stays relative, so it works under `make serve` and from file://
+        html = html.replace(f'href="{nb["chapter_absolute"]}"', f'href="{nb["chapter"]}"')
     page.meta.setdefault("search", {})["exclude"] = True
     parts, at = [], 0
     while (start := html.find(_STYLE_OPEN, at)) != -1:

@@ -6,8 +6,11 @@ come from ``tests/test_browser.py``.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import test_browser
+import yaml
 from search_recall import LANGUAGES, lang_root, recall_at_3, search_pages
 from test_browser import SCREENSHOTS, path_of
 
@@ -43,3 +46,77 @@ def test_search_ranks_the_chapter_first(tab, base, lang, query, first):
     if query == "数据加载":
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "search-zh-数据加载.png"))
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. The home page as a course map
+# ---------------------------------------------------------------------------------------------
+
+DOCS = test_browser.ROOT / "docs"
+
+HOME_JS = """() => {
+  const main = document.querySelector(".md-content");
+  const start = main.querySelector("a.md-button--primary");
+  const box = start ? start.getBoundingClientRect() : null;
+  return {
+    start: start ? {href: start.href, bottom: box.bottom} : null,
+    items: [...main.querySelectorAll("li")].map((li) => {
+      const a = li.querySelector("a");
+      return {href: a ? a.href : "", text: li.textContent};
+    }),
+    text: main.textContent,
+    links: [...main.querySelectorAll("a")].map((a) => a.href),
+  };
+}"""
+
+
+def _nav_chapters() -> dict[str, list[str]]:
+    """Course section -> chapter sources, from mkdocs.yml's nav (the appendix left out)."""
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+    nav = yaml.load((test_browser.ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)["nav"]
+    sections = {}
+    for entry in nav:
+        if isinstance(entry, dict):
+            (name, pages), = entry.items()
+            if name != "附录":
+                sections[name] = pages
+    return sections
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_home_page_is_a_course_map(tab, base, lang):
+    page = tab.page
+    root = lang_root(base, lang)
+    page.goto(root)
+    home = page.evaluate(HOME_JS)
+    # a start button, visible without scrolling, leading to the first chapter
+    assert home["start"], "no start button (a.md-button--primary) on the home page"
+    assert path_of(home["start"]["href"]) == path_of(root + "intro/")
+    assert home["start"]["bottom"] <= test_browser.DESKTOP["height"], "the start button is below the fold"
+    # every chapter, with one line and its number of examples, counted from the page's own embeds
+    word = r"(\d+) 个示例" if lang == "zh" else r"(\d+) examples?"
+    lines = {path_of(it["href"]): it["text"] for it in home["items"] if it["href"]}
+    chapters = [src for pages in _nav_chapters().values() for src in pages]
+    assert len(chapters) >= 15
+    for src in chapters:
+        url = path_of(root + src[: -len(".md")] + "/")
+        assert url in lines, f"{url} is not on the course map"
+        embeds = len(re.findall(r"^::: example ", (DOCS / lang / src).read_text(encoding="utf-8"), re.M))
+        found = re.search(word, lines[url])
+        assert found and int(found.group(1)) == embeds, f"{url}: {lines[url]!r} but the page embeds {embeds}"
+    # the promise links to the About page; no made-up provenance line
+    assert path_of(root + "about/") in {path_of(h) for h in home["links"]}
+    assert "输出捕获于" not in home["text"] and "Captured on" not in home["text"], \
+        "a provenance sample on the home page"
+    page.goto(root + "about/")
+    assert page.locator("h1").inner_text().rstrip("¶") == ("关于本站" if lang == "zh" else "About this site")
+    assert page.locator("code", has_text="make capture").count() > 0  # the pipeline explanation moved here
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.goto(root)
+    page.screenshot(path=str(SCREENSHOTS / f"home-{lang}-desktop.png"))
+    page.set_viewport_size(test_browser.PHONE)
+    page.goto(root)
+    page.screenshot(path=str(SCREENSHOTS / f"home-{lang}-375px.png"), full_page=True)

@@ -12,7 +12,7 @@ import pytest
 import test_browser
 import yaml
 from search_recall import LANGUAGES, lang_root, recall_at_3, search_pages
-from test_browser import SCREENSHOTS, path_of
+from test_browser import SCREENSHOTS, html_lang, path_of
 
 base, browser, tab = test_browser.base, test_browser.browser, test_browser.tab  # fixtures
 
@@ -120,3 +120,94 @@ def test_home_page_is_a_course_map(tab, base, lang):
     page.set_viewport_size(test_browser.PHONE)
     page.goto(root)
     page.screenshot(path=str(SCREENSHOTS / f"home-{lang}-375px.png"), full_page=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. Localisation: 404 per language, Chinese UI strings, lang, titles, keeping the place
+# ---------------------------------------------------------------------------------------------
+
+# Interface strings (titles, labels, placeholders, header/footer/nav texts) with Latin words and
+# no Chinese character: on a Chinese page each one is an untranslated string. Product names and
+# file paths are not UI strings.
+UI_STRINGS_JS = """() => {
+  const out = new Set();
+  const latinOnly = (s) => !!s && /[A-Za-z]{3,}/.test(s) && !/[\\u4e00-\\u9fff]/.test(s) && !/\\.(py|ipynb)$/.test(s);
+  for (const el of document.querySelectorAll("[title], [aria-label], [placeholder]")) {
+    const chrome = ".headerlink, .md-clipboard, .md-content__button, button";
+    if (el.closest(".md-content__inner") && !el.matches(chrome)) continue;
+    if (el.closest(".md-select__list")) continue;
+    for (const a of ["title", "aria-label", "placeholder"]) {
+      const v = el.getAttribute(a);
+      if (latinOnly(v) && v !== document.querySelector(".md-header__topic .md-ellipsis")?.textContent.trim()) {
+        out.add(`${el.tagName.toLowerCase()}[${a}]=${v}`);
+      }
+    }
+  }
+  for (const root of document.querySelectorAll(".md-footer, .md-header, .md-nav--primary, .md-search, .md-tabs")) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n; (n = walker.nextNode());) {
+      const t = n.textContent.trim();
+      if (latinOnly(t) && !n.parentElement.closest(
+          "script, code, a, .md-select__list, .md-source, .md-nav__link, .md-header__topic, " +
+          ".md-tabs__link, .md-ellipsis")) {
+        out.add(`text: ${t}`);
+      }
+    }
+  }
+  return [...out];
+}"""
+
+ZH_PAGES = ["", "autograd/", "notebooks/autograd/backward/", "404.html"]
+
+
+@pytest.mark.parametrize("rel", ZH_PAGES)
+def test_chinese_pages_have_chinese_ui_strings(tab, base, rel):
+    page = tab.page
+    page.goto(base + rel)
+    if page.locator(".highlight").count():
+        page.locator(".highlight").first.hover()  # the copy button
+    assert html_lang(page) == "zh-CN"
+    english = page.evaluate(UI_STRINGS_JS)
+    assert not english, f"{rel or 'home'}: English UI strings on a Chinese page: {english}"
+
+
+@pytest.mark.parametrize("rel", ["", "autograd/", "notebooks/autograd/backward/", "404.html"])
+def test_english_pages_declare_en_and_titles_do_not_repeat(tab, base, rel):
+    page = tab.page
+    for url in (base + "en/" + rel, base + rel):
+        page.goto(url)
+        title = page.title()
+        parts = [p.strip() for p in title.split(" - ")]
+        assert len(parts) == len(set(parts)), f"{url}: title {title!r} repeats itself"
+    page.goto(base + "en/" + rel)
+    assert html_lang(page) == "en"
+
+
+@pytest.mark.parametrize(("lang", "other"), [("zh", "en"), ("en", "zh")])
+def test_404_page_per_language_and_its_switcher(tab, base, lang, other):
+    page = tab.page
+    page.goto(lang_root(base, lang) + "404.html")
+    heading = page.locator("h1").inner_text()
+    assert "404" in heading and (("页面不存在" in heading) if lang == "zh" else ("not found" in heading)), heading
+    assert html_lang(page) == ("zh-CN" if lang == "zh" else "en")
+    test_browser.switch_language(page, other)
+    assert page.url == lang_root(base, other) + "404.html"
+    assert html_lang(page) == ("zh-CN" if other == "zh" else "en")
+    # its search looks in its own language
+    results = search_pages(page, "autograd")
+    assert results and all(r.startswith("/en/") == (other == "en") for r in results), results[:5]
+
+
+@pytest.mark.parametrize(("rel", "lang", "other"), [("autograd/", "zh", "en"), ("training/", "en", "zh")])
+def test_switching_language_keeps_the_section(tab, base, rel, lang, other):
+    page = tab.page
+    page.goto(lang_root(base, lang) + rel)
+    rank = 2  # the third section heading
+    target = page.locator(".md-content h2[id], .md-content h3[id]").nth(rank)
+    page.evaluate("(el) => { el.scrollIntoView(); window.scrollBy(0, 40); }", target.element_handle())
+    test_browser.switch_language(page, other)
+    twin = page.locator(".md-content h2[id], .md-content h3[id]").nth(rank)
+    twin_id = twin.get_attribute("id")
+    assert page.url.endswith("#" + twin_id), f"{page.url}: expected #{twin_id}"
+    top = twin.bounding_box()["y"]
+    assert 0 <= top < 200, f"the heading #{twin_id} is at y={top}, not at the top of the window"

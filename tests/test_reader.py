@@ -45,7 +45,7 @@ def test_search_ranks_the_chapter_first(tab, base, lang, query, first):
     assert results and results[0] == path_of(lang_root(base, lang) + first), f"{query}: {results[:5]}"
     if query == "数据加载":
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / "search-zh-数据加载.png"))
+        page.screenshot(path=str(SCREENSHOTS / "search-zh-data-loading.png"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -258,3 +258,67 @@ def test_axe_finds_no_serious_or_critical_violation(browser, base):
     total, lines = axe_count(browser, base)
     print(f"\naxe-core: {total} serious or critical violations on {len(AXE_PAGES) * 2} pages, light and dark")
     assert total == 0, "\n".join(lines[:40])
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. Phones (375 px): one width for code and outputs, copy buttons on no text, a narrow gutter
+# ---------------------------------------------------------------------------------------------
+
+PHONE_JS = """() => {
+  const box = (el) => el.getBoundingClientRect();
+  const problems = [], widths = [];
+  // code and outputs of each example share their left and right edges
+  for (const marker of document.querySelectorAll(".pn-example")) {
+    const blocks = [];
+    for (let el = marker.nextElementSibling; el && !el.classList.contains("pn-example"); el = el.nextElementSibling) {
+      if (el.matches(".highlight, .pn-output")) blocks.push(el);
+      if (el.matches(".pn-provenance")) break;
+    }
+    for (const el of blocks) {
+      const b = box(el), c = box(blocks[0]);
+      widths.push(Math.round(b.width));
+      if (Math.abs(b.left - c.left) > 1 || Math.abs(b.right - c.right) > 1) {
+        problems.push(`${el.className} spans ${Math.round(b.left)}-${Math.round(b.right)} px, ` +
+                      `the code above it ${Math.round(c.left)}-${Math.round(c.right)} px`);
+      }
+    }
+  }
+  // no copy button lies on a character of its block
+  let buttons = 0;
+  for (const button of document.querySelectorAll('button[data-md-type="copy"]')) {
+    const b = box(button), pre = button.closest("pre"), code = pre && pre.querySelector("code");
+    if (!code || !b.width) continue;
+    buttons += 1;
+    const clip = box(pre), walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    for (let n; (n = walker.nextNode());) {
+      const range = document.createRange();
+      for (let i = 0; i < n.textContent.length; i++) {
+        if (!n.textContent[i].trim()) continue;
+        range.setStart(n, i); range.setEnd(n, i + 1);
+        const r = range.getBoundingClientRect();
+        const visible = r.right > clip.left && r.left < clip.right && r.bottom > clip.top && r.top < clip.bottom;
+        if (visible && r.right > b.left && r.left < b.right && r.bottom > b.top && r.top < b.bottom) {
+          problems.push(`the copy button of ${button.dataset.clipboardTarget} covers "${n.textContent[i]}"`);
+          break;
+        }
+      }
+    }
+  }
+  const gutters = [...document.querySelectorAll(".highlighttable .linenos")].map((g) => Math.round(box(g).width));
+  return {problems, widths, buttons, gutters};
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_phone_code_and_outputs(tab, base, lang):
+    page = tab.page
+    page.set_viewport_size(test_browser.PHONE)
+    page.goto(lang_root(base, lang) + "autograd/")
+    got = page.evaluate(PHONE_JS)
+    assert got["widths"] and got["buttons"] >= 2 and got["gutters"], got
+    assert not got["problems"], got["problems"][:10]
+    assert max(got["gutters"]) <= 24, f"line-number gutter {max(got['gutters'])} px wide on a phone"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator(".pn-output").first.scroll_into_view_if_needed()
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(SCREENSHOTS / f"chapter-{lang}-autograd-375px.png"))

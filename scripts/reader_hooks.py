@@ -1,0 +1,61 @@
+"""MkDocs hooks for the reader's experience (issue 17): a 404 page per language, Chinese UI strings.
+
+Standalone (standard library and MkDocs only), listed in ``mkdocs.yml`` after ``mkdocs_hooks.py``.
+
+* ``on_post_page``: Chinese pages declare ``lang="zh-CN"`` and their permalinks say 固定链接, not
+  "Permanent link" (the toc extension's one title serves every language).
+* ``on_post_build``: mkdocs-static-i18n builds each language into the same folder, so the last
+  language's ``404.html`` overwrote the others: every reader got the English one. Each language's 404
+  is kept, the default language's at ``404.html`` and the others' at ``<lang>/404.html``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs.plugins import event_priority
+
+DEFAULT = "zh"
+PERMALINK = {"zh": "固定链接"}
+HTML_LANG = {"zh": "zh-CN"}
+
+_saved_404: dict[str, str] = {}
+
+
+def _language(config) -> str:
+    """The language being built: mkdocs-static-i18n's current one, else the theme's."""
+    i18n = config.plugins.get("i18n")
+    return getattr(i18n, "current_language", None) or config.theme.get("language") or DEFAULT
+
+
+def localise(html: str, lang: str) -> str:
+    """``html`` with the ``<html lang>`` and the permalink titles of language ``lang``."""
+    if lang in HTML_LANG:
+        html = html.replace(f'<html lang="{lang}"', f'<html lang="{HTML_LANG[lang]}"', 1)
+    if lang in PERMALINK:
+        html = html.replace('title="Permanent link"', f'title="{PERMALINK[lang]}"')
+    return html
+
+
+def on_post_page(output: str, page, config) -> str:
+    return localise(output, _language(config))
+
+
+@event_priority(100)  # before mkdocs-static-i18n's on_post_build, which builds the other languages
+def on_post_build(config) -> None:
+    """Keep each language's 404 page (see the module's docstring)."""
+    site = Path(config.site_dir)
+    page = site / "404.html"
+    if not page.exists():
+        return
+    lang = _language(config)
+    html = localise(page.read_text(encoding="utf-8"), lang)
+    if lang == DEFAULT:
+        _saved_404[DEFAULT] = html  # the other languages' builds overwrite it next
+        page.write_text(html, encoding="utf-8")
+        return
+    target = site / lang / "404.html"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(html, encoding="utf-8")
+    if DEFAULT in _saved_404:
+        page.write_text(_saved_404[DEFAULT], encoding="utf-8")

@@ -134,7 +134,7 @@ def test_notebook_is_valid_and_carries_outputs(write_example, examples_dir):
     from pytorch_notes.render.notebook import dumps
     nb = nbformat.reads(dumps(build_notebook(record, "en", "Chapter", "../../ch/")), as_version=4)
     nbformat.validate(nb)
-    assert nb.cells[0].source.startswith("# ch/ex.py")
+    assert nb.cells[0].source.startswith("# Chapter · ex.py")
     assert nb.cells[1].outputs[0].text == "hello\n"
     assert nb.cells[2].metadata.tags == ["raises-exception"] and nb.cells[2].outputs[0].ename == "KeyError"
     assert base64.b64decode(nb.cells[3].outputs[0].data["image/png"]).startswith(b"\x89PNG")

@@ -51,6 +51,7 @@ def on_pre_build(config) -> None:
 def on_files(files, config):
     notebooks.serve_notebooks_as_pages(files, config, page_language(config))
     embed.example_files(files, config)
+    notebooks.stamp_py_downloads(files, config)  # the .py downloads just added get a provenance header
     return files
 
 

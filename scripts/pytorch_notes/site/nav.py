@@ -8,7 +8,6 @@ from mkdocs.structure.nav import Section
 
 from pytorch_notes.pages import PageError, find_embeds
 from pytorch_notes.site.common import first_heading, page_language
-from pytorch_notes.site.notebooks import stamp_py_downloads
 
 NOTEBOOK_SECTION = {"zh": "示例笔记本", "en": "Example notebooks"}
 
@@ -26,11 +25,7 @@ def add_notebook_sections(nav, config, files):
 
     MkDocs links prev/next before ``on_nav``, so pages added here had none: the notebook pages are
     linked to each other in nav order (course order); the chapters' own links stay as they were.
-
-    Also stamps the ``.py`` downloads (``notebooks.stamp_py_downloads``): this is the first event
-    after ``on_files`` added them that sees the files.
     """
-    stamp_py_downloads(files, config)
     lang = page_language(config)
     notebooks = {f.src_uri.split("notebooks/", 1)[1]: f for f in files.documentation_pages()
                  if f.src_uri.endswith(".ipynb")}

@@ -1,6 +1,7 @@
-"""MkDocs hooks for the reader's experience (issue 17): a 404 page per language, Chinese UI strings.
+"""Language details of the built pages: a 404 page per language, Chinese UI strings, ``lang="zh-CN"``.
 
-Standalone (standard library and MkDocs only), listed in ``mkdocs.yml`` after ``mkdocs_hooks.py``.
+Its two events run at other priorities than the glue's own (``hooks.py``), so they are a second hook
+file, ``scripts/mkdocs_i18n_hooks.py``, listed in ``mkdocs.yml`` after ``scripts/mkdocs_hooks.py``.
 
 * ``on_post_page``: Chinese pages declare ``lang="zh-CN"`` and their permalinks say 固定链接, not
   "Permanent link" (the toc extension's one title serves every language).
@@ -15,7 +16,9 @@ from pathlib import Path
 
 from mkdocs.plugins import event_priority
 
-DEFAULT = "zh"
+from pytorch_notes.settings import LANGUAGES
+
+DEFAULT = LANGUAGES[0]
 PERMALINK = {"zh": "固定链接"}
 HTML_LANG = {"zh": "zh-CN"}
 

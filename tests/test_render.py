@@ -90,6 +90,20 @@ def test_figures_become_assets(write_example, examples_dir):
     assert [a.path for a in assets] == ["outputs/ch/ex/cell1-1.png"]
     assert assets[0].data.startswith(b"\x89PNG")
     assert '<img src="../outputs/ch/ex/cell1-1.png"' in out
+    assert 'alt="Figure 1: output of cell 1 of ch/ex.py"' in out, "a figure without a title: a generic alt"
+    assert '<a href="../outputs/ch/ex/cell1-1.png" class="pn-figure__full"' in out, "opens full size"
+
+
+def test_a_figure_is_described_by_its_titles(write_example, examples_dir):
+    _, _, _, out = rendered(write_example, examples_dir, '''
+        # %%
+        import matplotlib.pyplot as plt
+        fig, (a, b) = plt.subplots(1, 2)
+        a.set_title("Training loss"); b.set_title("Validation <accuracy>")
+        plt.show()
+    ''')
+    alt = "Training loss; Validation &lt;accuracy&gt;"
+    assert f'alt="{alt}"' in out and f"<figcaption>{alt}</figcaption>" in out
 
 
 def test_stale_outputs_warn_and_keep_unchanged_cells(write_example, examples_dir):

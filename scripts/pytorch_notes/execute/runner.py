@@ -84,6 +84,16 @@ def _display(value) -> dict | None:
     return {"type": "display", "data": data}
 
 
+def figure_title(fig) -> str:
+    """What a figure shows, from its own titles: the figure's suptitle, else its axes' titles joined
+    with "; " (empty when it has none). Pages use it as the figure's alt text and caption."""
+    suptitle = getattr(fig, "_suptitle", None)
+    if suptitle is not None and suptitle.get_text().strip():
+        return suptitle.get_text().strip()
+    titles = [ax.get_title().strip() for ax in fig.get_axes()]
+    return "; ".join(t for t in titles if t)
+
+
 def _scrape_figures() -> list[dict]:
     """Save and close every open matplotlib figure (only if the example imported pyplot)."""
     plt = sys.modules.get("matplotlib.pyplot")
@@ -97,7 +107,7 @@ def _scrape_figures() -> list[dict]:
         w, h = fig.get_size_inches() * 110
         images.append({"type": "image", "mime": "image/png",
                        "data": base64.b64encode(buf.getvalue()).decode("ascii"),
-                       "width": int(w), "height": int(h)})
+                       "width": int(w), "height": int(h), "alt": figure_title(fig)})
     plt.close("all")
     return images
 

@@ -140,7 +140,7 @@ def _device_blocks(example: Example, dev: DeviceOutputs, t: dict, url_for: Calla
             if asset is not None:
                 figures += 1
                 used.append(asset)
-                alt = t["figure"].format(n=figures, example=example.rel, cell=cell.index + 1)
+                alt = getattr(out, "alt", "") or t["figure"].format(n=figures, example=example.rel, cell=cell.index + 1)
                 ctx = Context(t, url_for(asset.path), alt, example_path=ctx.example_path)
             rendered = kind_of(out).html(out, ctx)
             if rendered:

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import json
 
-from pytorch_notes.store.model import Display, Error, Image, Record, Stream, to_dict
+from pytorch_notes.render.kinds import Context, kind_of
+from pytorch_notes.render.strings import STRINGS
+from pytorch_notes.store.model import Record, to_dict
 
 HEADER = {
     "zh": {"intro": "这是示例 `examples/{rel}` 运行后的笔记本：代码和它真实运行时的输出。",
@@ -37,19 +39,9 @@ def _lines(text: str) -> list[str]:
 
 
 def _outputs(cell, count: int) -> list[dict]:
-    outs = []
-    for out in cell.outputs:
-        if isinstance(out, Stream):
-            outs.append({"output_type": "stream", "name": out.name, "text": _lines(out.text)})
-        elif isinstance(out, Display):
-            data = {k: _lines(v) for k, v in out.data.items() if k == "text/plain"}
-            outs.append({"output_type": "execute_result", "execution_count": count, "data": data, "metadata": {}})
-        elif isinstance(out, Image):
-            outs.append({"output_type": "display_data", "data": {"image/png": out.data}, "metadata": {}})
-        elif isinstance(out, Error):
-            outs.append({"output_type": "error", "ename": out.ename, "evalue": out.evalue,
-                         "traceback": out.traceback.splitlines() or [f"{out.ename}: {out.evalue}"]})
-    return outs
+    """A cell's outputs in nbformat, each by its kind's entry in the registry (``render/kinds.py``)."""
+    ctx = Context(STRINGS["en"], execution_count=count)
+    return [kind_of(out).nbformat(out, ctx) for out in cell.outputs]
 
 
 def provenance_text(record: Record) -> str:

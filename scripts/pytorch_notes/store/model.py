@@ -62,13 +62,15 @@ class Display:
 
 @dataclass(frozen=True)
 class Image:
-    """A matplotlib figure the cell left open, as base64 PNG; ``width``/``height`` in CSS pixels."""
+    """A matplotlib figure the cell left open, as base64 PNG; ``width``/``height`` in CSS pixels;
+    ``alt``: the figure's own title(s), empty when it has none (``execute.runner.figure_title``)."""
 
     mime: Literal["image/png"]
     data: str
     width: int
     height: int
     type: Literal["image"] = "image"
+    alt: str = ""
 
 
 @dataclass(frozen=True)

@@ -148,3 +148,17 @@ def layout_failure(examples_dir, ex, message: str) -> str:
                          status="failed", location="examples/ch/ex.py:3", message=message,
                          captured_at="2026-11-23T00:00:00Z", provenance=None), examples_dir)
     return message
+
+
+def test_a_chapter_says_where_and_when_its_examples_ran_and_flags_an_older_torch(write_example, examples_dir):
+    from pytorch_notes.render.html import verification_line
+    ex = parse_example(write_example("ch/ex.py", SOURCE), examples_dir)
+    cpu = model.load(model.Record, fake_record(ex, "cpu"))
+    gpu = model.load(model.Record, fake_record(ex, "cuda"))
+    line = verification_line([cpu], "zh", "2.13.0")
+    assert line == ('<p class="pn-verified">本章的 1 个示例最近一次运行于 2026-11-23，'
+                    '设备：CPU（torch 2.13.0+cpu）。</p>')
+    line = verification_line([cpu, gpu], "en", "2.13.0")
+    assert "on CPU (torch 2.13.0+cpu); NVIDIA H100 · CUDA 13.0 (torch 2.11.0+cu130)" in line
+    assert "The outputs of 1 of them were captured with torch 2.11.0+cu130, older than the torch 2.13.0" in line
+    assert verification_line([], "en", "2.13.0") == ""

@@ -165,3 +165,15 @@ def test_notebook_pages_share_their_stylesheets(site):
         for href in links:
             assert (page.parent / href).resolve().is_file(), f"{page.relative_to(site)}: {href} missing"
         assert len(html.encode("utf-8")) < 300_000, f"{page.relative_to(site)} is {len(html) // 1000} KB"
+
+
+def test_every_chapter_with_examples_says_where_they_last_ran(site):
+    """The verification line under the title, from the chapter's records (issue 17, point 3)."""
+    for lang in LANGUAGES:
+        for rel, path in language_pages(lang).items():
+            if "::: example" not in path.read_text(encoding="utf-8"):
+                continue
+            out = site / ("" if lang == LANGUAGES[0] else lang) / rel[: -len(".md")] / "index.html"
+            text = out.read_text(encoding="utf-8")
+            assert 'class="pn-verified"' in text, f"{out}: no verification line"
+            assert text.index('class="pn-verified"') < text.index('class="pn-example"'), f"{out}: not under the title"

@@ -211,3 +211,40 @@ def render_example(example: Example, fresh: Freshness, lang: str, url_for: Calla
         out.append(f'=== "{label.replace(chr(34), chr(39))}"\n\n' + "\n\n".join(_indent(b) for b in blocks))
     out.append(_comparison(shown, t))
     return "\n\n".join(out) + "\n", used
+
+
+def _version(text: str) -> tuple[int, ...]:
+    """``"2.11.0+cu130"`` -> ``(2, 11, 0)``."""
+    core = re.match(r"\d+(?:\.\d+)*", text or "")
+    return tuple(int(x) for x in core.group(0).split(".")) if core else ()
+
+
+def verification_line(records: list[Record], lang: str, pinned: str | None) -> str:
+    """One line saying where and when a page's examples last ran, from their shown records.
+
+    Args:
+        records: the record each embed of the page shows (``Freshness.record``), one per example.
+        lang: ``"zh"`` or ``"en"``.
+        pinned: the torch version the project pins (``settings.pinned_torch``); records captured with
+            an older torch are counted in a second sentence.
+
+    Returns:
+        An HTML paragraph, or "" when ``records`` is empty.
+    """
+    if not records:
+        return ""
+    t = STRINGS[lang]
+    when = max(r.provenance.captured_at for r in records)[:10]
+    kinds: dict[str, set[str]] = {}
+    for r in records:
+        kinds.setdefault(device_label(r), set()).add(r.provenance.torch or "?")
+    if lang == "en":
+        devices = "; ".join(f"{name} (torch {', '.join(sorted(v))})" for name, v in sorted(kinds.items()))
+    else:
+        devices = "；".join(f"{name}（torch {'、'.join(sorted(v))}）" for name, v in sorted(kinds.items()))
+    text = t["verified"].format(n=len(records), when=when, devices=devices)
+    old = [r for r in records if pinned and _version(r.provenance.torch or "") < _version(pinned)]
+    if old:
+        versions = ", ".join(sorted({r.provenance.torch or "?" for r in old}))
+        text += " " + t["verified_old"].format(old=len(old), versions=versions, pinned=pinned)
+    return f'<p class="pn-verified">{html.escape(text)}</p>'

@@ -31,6 +31,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "provenance_help": "捕获时间（UTC）：{when}；平台：{platform}；源码 SHA-256：{sha}",
         "compare": "整个示例的运行时间：{parts}",
         "compare_ratio": "（{slow} 用时是 {fast} 的 {ratio:.1f} 倍）",
+        "verified": "本章的 {n} 个示例最近一次运行于 {when}，设备：{devices}。",
+        "verified_old": "其中 {old} 个示例的输出是用 torch {versions} 捕获的，早于本项目固定的 torch {pinned}。",
     },
     "en": {
         "captured": "Captured on",
@@ -56,5 +58,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "provenance_help": "Captured at (UTC): {when}; platform: {platform}; source SHA-256: {sha}",
         "compare": "Run time of the whole example: {parts}",
         "compare_ratio": " ({slow} took {ratio:.1f}× as long as {fast})",
+        "verified": "The {n} examples of this chapter were last run on {when}, on {devices}.",
+        "verified_old": "The outputs of {old} of them were captured with torch {versions}, older than the "
+                        "torch {pinned} this project pins.",
     },
 }

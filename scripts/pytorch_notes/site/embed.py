@@ -18,8 +18,8 @@ from mkdocs.utils import get_relative_url
 
 from pytorch_notes.pages import PageError, find_embeds, prose_lines
 from pytorch_notes.parse import ExampleError, parse_example, resolve_example
-from pytorch_notes.render.html import Links, figure_assets, render_example
-from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES
+from pytorch_notes.render.html import Links, figure_assets, render_example, verification_line
+from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES, pinned_torch
 from pytorch_notes.site.common import log
 from pytorch_notes.site.urls import notebook_urls
 from pytorch_notes.store.records import StoreError, freshness
@@ -39,6 +39,7 @@ class _PageEmbeds:
 
     page_name: str
     rendered: dict[tuple[str, int], str] = field(default_factory=dict)
+    shown: dict[str, object] = field(default_factory=dict)  # example id -> the record its block shows first
 
 
 _current: _PageEmbeds | None = None  # MkDocs renders one page at a time: on_page_markdown, then its Markdown
@@ -84,6 +85,13 @@ def prepare_embeds(markdown: str, page, config, lang: str, page_name: str) -> No
         links = Links(py=url_for(f"examples/{e.rel}"), ipynb=url_for(lang_root + nb_file),
                       notebook=url_for(lang_root + nb_page))
         _current.rendered[(e.rel, e.occurrence)], _ = render_example(example, fresh, lang, url_for, links, e.anchor)
+        if fresh.record is not None:
+            _current.shown[e.rel] = fresh.record
+
+
+def page_verification(lang: str) -> str:
+    """The verification line of the page ``prepare_embeds`` just prepared (``render.html.verification_line``)."""
+    return verification_line(list(_current.shown.values()), lang, pinned_torch()) if _current else ""
 
 
 class EmbedPreprocessor(Preprocessor):

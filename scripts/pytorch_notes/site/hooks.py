@@ -62,7 +62,8 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     lang = src.split("/", 1)[0] if src.split("/", 1)[0] in LANGUAGES else LANGUAGES[0]
     banner = lag.twin_lag_banner(page, lang)
     embed.prepare_embeds(markdown, page, config, lang, f"docs/{src}")
-    return lag.insert_after_h1(markdown, banner) if banner else markdown
+    head = "\n\n".join(b for b in (banner, embed.page_verification(lang)) if b)
+    return lag.insert_after_h1(markdown, head) if head else markdown
 
 
 def on_page_content(html: str, page, config, files) -> str:

@@ -162,3 +162,21 @@ def test_a_chapter_says_where_and_when_its_examples_ran_and_flags_an_older_torch
     assert "on CPU (torch 2.13.0+cpu); NVIDIA H100 · CUDA 13.0 (torch 2.11.0+cu130)" in line
     assert "The outputs of 1 of them were captured with torch 2.11.0+cu130, older than the torch 2.13.0" in line
     assert verification_line([], "en", "2.13.0") == ""
+
+
+def test_each_example_links_a_prefilled_new_issue(write_example, examples_dir):
+    import urllib.parse
+    ex = parse_example(write_example("ch/ex.py", SOURCE), examples_dir)
+    put(examples_dir, fake_record(ex, "cpu"), "cpu")
+    links = Links(py="x.py", new_issue="https://github.com/o/r/issues/new", page_url="https://o.github.io/r/ch/")
+    md, _ = render_example(ex, freshness(ex, examples_dir), "zh", str, links)
+    href = re.search(r'<a href="([^"]+)" class="pn-report"[^>]*>报告问题</a>', md).group(1)
+    url = urllib.parse.urlsplit(href.replace("&amp;", "&"))
+    query = urllib.parse.parse_qs(url.query)
+    assert url.netloc == "github.com" and url.path == "/o/r/issues/new"
+    assert query["title"] == ["examples/ch/ex.py: "]
+    body = query["body"][0]
+    assert "Page: https://o.github.io/r/ch/" in body and "Language: zh" in body and "Example: examples/ch/ex.py" in body
+    assert "Outputs captured on: CPU · torch 2.13.0+cpu · Python 3.12.3 · 2026-11-23 · 1.5 s" in body
+    md, _ = render_example(ex, freshness(ex, examples_dir), "zh", str, Links(py="x.py"))
+    assert "pn-report" not in md, "no repository, no link"

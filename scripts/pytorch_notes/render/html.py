@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import html
 import re
+import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -63,8 +64,7 @@ def _fence(source: str, line: int, title: str | None) -> str:
     return f"{ticks}python{opts}\n{source}\n{ticks}"
 
 
-def provenance_html(record: Record, t: dict) -> str:
-    """The provenance line, e.g. ``CPU · torch 2.13.0+cpu · Python 3.11.7 · 2026-11-22 · 1.4 s``."""
+def _provenance_parts(record: Record) -> list[str]:
     p = record.provenance
     parts = [p.device]
     if p.torch:
@@ -73,7 +73,12 @@ def provenance_html(record: Record, t: dict) -> str:
         parts.append(f"CUDA {p.cuda}")
     if p.driver:
         parts.append(f"driver {p.driver}")
-    parts += [f"Python {p.python}", p.captured_at[:10], f"{p.duration_s:.1f} s"]
+    return [*parts, f"Python {p.python}", p.captured_at[:10], f"{p.duration_s:.1f} s"]
+
+
+def provenance_html(record: Record, t: dict) -> str:
+    """The provenance line, e.g. ``CPU · torch 2.13.0+cpu · Python 3.11.7 · 2026-11-22 · 1.4 s``."""
+    p, parts = record.provenance, _provenance_parts(record)
     tip = t["provenance_help"].format(when=p.captured_at, platform=p.platform, sha=record.source_sha256[:12])
     return (f'<span class="pn-provenance__label">{t["captured"]}</span> '
             f'<span class="pn-provenance__facts" title="{html.escape(tip)}">{html.escape(" · ".join(parts))}</span>')
@@ -81,11 +86,23 @@ def provenance_html(record: Record, t: dict) -> str:
 
 @dataclass(frozen=True)
 class Links:
-    """URLs (relative to the page) of an example's downloads and notebook page; empty to omit."""
+    """URLs of an example's downloads and notebook page (relative to the page), and the new-issue URL
+    of the repository (``issues/new`` of ``repo_url``, without a query); empty to omit."""
 
     py: str
     ipynb: str = ""
     notebook: str = ""
+    new_issue: str = ""
+    page_url: str = ""  # the page's address, for the issue's body
+
+
+def report_url(links: Links, example: Example, record: Record | None, lang: str) -> str:
+    """A link that opens a new issue pre-filled with the page, the language, the example and its provenance."""
+    facts = " · ".join(_provenance_parts(record)) if record else "no outputs captured"
+    title = f"examples/{example.rel}: "
+    body = (f"Page: {links.page_url}\nLanguage: {lang}\nExample: examples/{example.rel}\n"
+            f"Outputs captured on: {facts}\n\nWhat is wrong:\n")
+    return f"{links.new_issue}?{urllib.parse.urlencode({'title': title, 'body': body})}"
 
 
 def device_label(record: Record) -> str:
@@ -105,13 +122,16 @@ def _notice(kind: str, title: str, body_html: str, detail: str = "") -> str:
             f"<p>{body_html}</p>{extra}</div>")
 
 
-def _footer(record: Record | None, t: dict, links: Links) -> str:
+def _footer(record: Record | None, t: dict, links: Links, report: str = "") -> str:
     foot = [provenance_html(record, t)] if record else []
     foot.append(f'<a href="{html.escape(links.py)}" download>{t["download_py"]}</a>')
     if record and links.ipynb:
         foot.append(f'<a href="{html.escape(links.ipynb)}" download>{t["download_ipynb"]}</a>')
     if record and links.notebook:
         foot.append(f'<a href="{html.escape(links.notebook)}">{t["notebook"]}</a>')
+    if report:
+        foot.append(f'<a href="{html.escape(report)}" class="pn-report" target="_blank" rel="noopener">'
+                    f'{t["report"]}</a>')
     return '<p class="pn-provenance">' + ' <span class="pn-sep">·</span> '.join(foot) + "</p>"
 
 
@@ -148,7 +168,8 @@ def _device_blocks(example: Example, dev: DeviceOutputs, t: dict, url_for: Calla
                     took = f' <span class="pn-output__time">{old.duration_s:.2f} s</span></span>'
                     rendered = rendered.replace("</span>", took, 1)
                 blocks.append(rendered)
-    blocks.append(_footer(record, t, links))
+    report = report_url(links, example, record, t["lang"]) if links.new_issue else ""
+    blocks.append(_footer(record, t, links, report))
     return blocks, used
 
 
@@ -198,7 +219,7 @@ def render_example(example: Example, fresh: Freshness, lang: str, url_for: Calla
         why = t["missing_cuda"] if example.needs_cuda else t["missing"]
         blocks = [head, _notice("warning", t["missing_title"], why)]
         blocks += [_fence(c.source, c.line, example.rel if c.index == 0 else None) for c in example.cells]
-        blocks.append(_footer(None, t, links))
+        blocks.append(_footer(None, t, links, report_url(links, example, None, t["lang"]) if links.new_issue else ""))
         return "\n\n".join(blocks) + "\n", []
     if len(shown) == 1:
         blocks, used = _device_blocks(example, shown[0], t, url_for, links)

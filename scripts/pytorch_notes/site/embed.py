@@ -83,10 +83,17 @@ def prepare_embeds(markdown: str, page, config, lang: str, page_name: str) -> No
         lang_root = "" if lang == LANGUAGES[0] else f"{lang}/"
         nb_page, nb_file = notebook_urls(e.rel, config.use_directory_urls)
         links = Links(py=url_for(f"examples/{e.rel}"), ipynb=url_for(lang_root + nb_file),
-                      notebook=url_for(lang_root + nb_page))
+                      notebook=url_for(lang_root + nb_page), new_issue=_new_issue_url(config),
+                      page_url=(config.site_url or "") + page_url)
         _current.rendered[(e.rel, e.occurrence)], _ = render_example(example, fresh, lang, url_for, links, e.anchor)
         if fresh.record is not None:
             _current.shown[e.rel] = fresh.record
+
+
+def _new_issue_url(config) -> str:
+    """``<repo_url>/issues/new`` for a GitHub or GitLab ``repo_url`` in mkdocs.yml, else ""."""
+    repo = (getattr(config, "repo_url", None) or "").rstrip("/")
+    return f"{repo}/issues/new" if repo.startswith(("https://github.com/", "https://gitlab.com/")) else ""
 
 
 def page_verification(lang: str) -> str:

@@ -180,3 +180,19 @@ def test_each_example_links_a_prefilled_new_issue(write_example, examples_dir):
     assert "Outputs captured on: CPU · torch 2.13.0+cpu · Python 3.12.3 · 2026-11-23 · 1.5 s" in body
     md, _ = render_example(ex, freshness(ex, examples_dir), "zh", str, Links(py="x.py"))
     assert "pn-report" not in md, "no repository, no link"
+
+
+def test_colab_and_kaggle_links_only_where_the_notebooks_are_published(write_example, examples_dir):
+    from mkdocs.exceptions import PluginError
+    from pytorch_notes.site.embed import notebook_services
+    services = notebook_services("github:o/r@notebooks", "en", "ch/ex.py")
+    assert services == {
+        "colab": "https://colab.research.google.com/github/o/r/blob/notebooks/en/ch/ex.ipynb",
+        "kaggle": "https://www.kaggle.com/kernels/welcome?src=https%3A%2F%2Fgithub.com%2Fo%2Fr%2Fblob%2Fnotebooks%2Fen%2Fch%2Fex.ipynb"}
+    assert notebook_services("", "en", "ch/ex.py") == {}, "a local build links neither"
+    with pytest.raises(PluginError, match="expected github:<owner>/<repo>@<branch>"):
+        notebook_services("https://example.org", "en", "ch/ex.py")
+    ex = parse_example(write_example("ch/ex.py", SOURCE), examples_dir)
+    put(examples_dir, fake_record(ex, "cpu"), "cpu")
+    md, _ = render_example(ex, freshness(ex, examples_dir), "en", str, Links(py="x.py", **services))
+    assert ">Open in Colab</a>" in md and ">Open in Kaggle</a>" in md

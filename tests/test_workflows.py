@@ -188,6 +188,10 @@ def test_deploy_builds_strictly_and_only_the_deploy_job_may_publish():
     assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
     assert any(s.get("uses", "").startswith("actions/deploy-pages@") for s in steps(deploy))
     assert not any(v == "write" for v in (build.get("permissions") or {}).values())
+    assert make["env"]["PUBLISHED_NOTEBOOKS"] == "github:${{ github.repository }}@notebooks"
+    notebooks = wf["jobs"]["notebooks"]
+    assert notebooks["permissions"] == {"contents": "write"} and notebooks["needs"] == "build"
+    assert "notebooks" in " ".join(s.get("run", "") for s in steps(notebooks))
 
 
 # --- scripts/validate_outputs.py ------------------------------------------------------------------

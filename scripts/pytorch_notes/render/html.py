@@ -94,6 +94,8 @@ class Links:
     notebook: str = ""
     new_issue: str = ""
     page_url: str = ""  # the page's address, for the issue's body
+    colab: str = ""
+    kaggle: str = ""
 
 
 def report_url(links: Links, example: Example, record: Record | None, lang: str) -> str:
@@ -129,6 +131,10 @@ def _footer(record: Record | None, t: dict, links: Links, report: str = "") -> s
         foot.append(f'<a href="{html.escape(links.ipynb)}" download>{t["download_ipynb"]}</a>')
     if record and links.notebook:
         foot.append(f'<a href="{html.escape(links.notebook)}">{t["notebook"]}</a>')
+    if record and links.colab:
+        foot.append(f'<a href="{html.escape(links.colab)}" target="_blank" rel="noopener">Open in Colab</a>')
+    if record and links.kaggle:
+        foot.append(f'<a href="{html.escape(links.kaggle)}" target="_blank" rel="noopener">Open in Kaggle</a>')
     if report:
         foot.append(f'<a href="{html.escape(report)}" class="pn-report" target="_blank" rel="noopener">'
                     f'{t["report"]}</a>')

@@ -8,6 +8,8 @@ Markdown is converted, with their HTML in the stash.
 
 from __future__ import annotations
 
+import re
+import urllib.parse
 from dataclasses import dataclass, field
 
 from markdown.extensions import Extension
@@ -84,10 +86,33 @@ def prepare_embeds(markdown: str, page, config, lang: str, page_name: str) -> No
         nb_page, nb_file = notebook_urls(e.rel, config.use_directory_urls)
         links = Links(py=url_for(f"examples/{e.rel}"), ipynb=url_for(lang_root + nb_file),
                       notebook=url_for(lang_root + nb_page), new_issue=_new_issue_url(config),
-                      page_url=(config.site_url or "") + page_url)
+                      page_url=(config.site_url or "") + page_url,
+                      **notebook_services(config.extra.get("published_notebooks", ""), lang, e.rel))
         _current.rendered[(e.rel, e.occurrence)], _ = render_example(example, fresh, lang, url_for, links, e.anchor)
         if fresh.record is not None:
             _current.shown[e.rel] = fresh.record
+
+
+def notebook_services(published: str, lang: str, rel: str) -> dict[str, str]:
+    """Colab and Kaggle links to the notebook of example ``rel`` in ``lang``, when the notebooks are
+    published in a GitHub repository: ``published`` is ``github:<owner>/<repo>@<branch>`` (mkdocs.yml
+    ``extra.published_notebooks``, set by the deploy workflow, whose notebooks job pushes
+    ``<lang>/<chapter>/<name>.ipynb`` to that branch). Empty for a local build.
+
+    Raises:
+        PluginError: ``published`` is set but not of that form.
+    """
+    if not published:
+        return {}
+    m = re.fullmatch(r"github:([\w.-]+/[\w.-]+)@([\w./-]+)", published)
+    if not m:
+        raise PluginError(f"mkdocs.yml extra.published_notebooks (env PUBLISHED_NOTEBOOKS) is {published!r}; "
+                          "expected github:<owner>/<repo>@<branch>")
+    repo, branch = m.groups()
+    path = f"{repo}/blob/{branch}/{lang}/{rel[:-3]}.ipynb"
+    source = urllib.parse.quote(f"https://github.com/{path}", safe="")
+    return {"colab": f"https://colab.research.google.com/github/{path}",
+            "kaggle": f"https://www.kaggle.com/kernels/welcome?src={source}"}
 
 
 def _new_issue_url(config) -> str:

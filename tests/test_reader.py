@@ -11,7 +11,7 @@ import re
 import pytest
 import test_browser
 import yaml
-from search_recall import LANGUAGES, lang_root, recall_at_3, search_pages
+from benchmarks.reader import AXE_PAGES, LANGUAGES, axe_count, lang_root, recall_at_3, search_pages
 from test_browser import SCREENSHOTS, html_lang, path_of
 
 base, browser, tab = test_browser.base, test_browser.browser, test_browser.tab  # fixtures
@@ -216,43 +216,6 @@ def test_switching_language_keeps_the_section(tab, base, rel, lang, other):
 # ---------------------------------------------------------------------------------------------
 # 4. Accessibility: axe-core (vendored from npm, tests/vendor/axe-core/) in light and dark mode
 # ---------------------------------------------------------------------------------------------
-
-AXE = test_browser.ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
-AXE_PAGES = ["", "autograd/", "notebooks/autograd/backward/", "404.html"]
-
-AXE_RUN_JS = """async () => {
-  const result = await axe.run(document, {resultTypes: ["violations"]});
-  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({
-    id: v.id, impact: v.impact, count: v.nodes.length,
-    nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ") + (n.any[0] ? ": " + n.any[0].message : "")),
-  }));
-}"""
-
-
-def axe_violations(page, url: str) -> list[dict]:
-    """Serious and critical axe-core violations of ``url`` (each: id, impact, count, some nodes)."""
-    page.goto(url)
-    page.add_script_tag(path=str(AXE))
-    return page.evaluate(AXE_RUN_JS)
-
-
-def axe_count(browser, base: str, schemes=("light", "dark")) -> tuple[int, list[str]]:
-    """Serious + critical violations (elements) on the home, a chapter, a notebook and the 404 page,
-    both languages, in each colour scheme; with one line per violated rule and page."""
-    total, lines = 0, []
-    for scheme in schemes:
-        context = browser.new_context(viewport=test_browser.DESKTOP, color_scheme=scheme)
-        page = context.new_page()
-        page.set_default_timeout(30_000)
-        for lang in LANGUAGES:
-            for rel in AXE_PAGES:
-                url = lang_root(base, lang) + rel
-                for v in axe_violations(page, url):
-                    total += v["count"]
-                    lines.append(f"{scheme} {path_of(url)}: {v['impact']} {v['id']} x{v['count']}: {v['nodes']}")
-        context.close()
-    return total, lines
-
 
 def test_axe_finds_no_serious_or_critical_violation(browser, base):
     total, lines = axe_count(browser, base)

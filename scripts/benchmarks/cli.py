@@ -29,6 +29,9 @@ Sections (all by default, in this order):
   outputs copied under new chapter names in both languages, nav extended).
 * ``weight``: page weight (html + the css, js and images it references; no search index; shared
   assets counted on every page, as a browser without cache loads them) and search index sizes.
+* ``reader``: on the warm build, served on 127.0.0.1, in Chromium: search recall@3 per language over the
+  query set ``tests/search_queries.json`` (target >= 0.9), and the serious + critical axe-core violations
+  of the home, a chapter, a notebook and the 404 page in both languages, light and dark (target 0).
 * ``tests``: wall time of ``make test``.
 
 Every measurement runs in a temporary copy of the repository (removed afterwards); the repository
@@ -51,10 +54,11 @@ from pytorch_notes.settings import REPO_ROOT
 from benchmarks.build import bench_build, bench_exec, bench_scaling, bench_tests
 from benchmarks.capture import bench_capture, bench_incremental
 from benchmarks.figures import Figure, format_table, ratio, write_report
+from benchmarks.reader import bench_reader
 from benchmarks.repo import BenchError
 from benchmarks.weight import bench_weight
 
-SECTIONS = ("build", "exec", "incremental", "capture", "scaling", "weight", "tests")
+SECTIONS = ("build", "exec", "incremental", "capture", "scaling", "weight", "reader", "tests")
 
 
 # ---------------------------------------------------------------- main
@@ -83,8 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"unknown section(s) {sorted(unknown)}" if unknown else "repeats must be >= 1")
     if args.skip_tests and "tests" in sections:
         sections.remove("tests")
-    if ("exec" in sections or "weight" in sections) and "build" not in sections:
-        sections.insert(0, "build")  # the executing estimate and the weights need the build
+    if {"exec", "weight", "reader"} & set(sections) and "build" not in sections:
+        sections.insert(0, "build")  # the executing estimate, the weights and the reader figures need the build
 
     started, load_start = datetime.now(), list(os.getloadavg())
     figures: list[Figure] = []
@@ -100,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         for section in [s for s in SECTIONS if s in sections]:
             print(f"bench: {section} ...", file=sys.stderr, flush=True)
             t0 = time.perf_counter()
-            if section in ("exec", "weight") and built is None:
+            if section in ("exec", "weight", "reader") and built is None:
                 errors.append(f"{section}: skipped, it needs the build section, which failed")
                 continue
             try:
@@ -112,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
                                        found_by_name(figures, "warm"), (">=", 20)))
                 elif section == "weight":
                     found = bench_weight(built)
+                elif section == "reader":
+                    found = bench_reader(built)
                 else:
                     found = steps[section]()
             except (BenchError, subprocess.TimeoutExpired) as exc:

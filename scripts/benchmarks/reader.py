@@ -1,0 +1,180 @@
+"""The ``reader`` section: search recall@3 and axe-core violations, measured in a real browser.
+
+``recall_at_3(page, base, lang)`` types each query of ``tests/search_queries.json`` into Material's
+search box on a page of language ``lang`` and counts the queries whose expected page is among the
+first three distinct pages of the results. ``axe_count(browser, base)`` runs axe-core (vendored from
+npm in ``tests/vendor/axe-core/``) on the home, a chapter, a notebook and the 404 page of both
+languages, light and dark, and counts the serious and critical violations. ``page`` and ``browser``
+are Playwright objects; ``base`` the site's root URL ending in ``/``. ``tests/test_reader.py`` asserts
+on the same functions.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import shutil
+import threading
+from dataclasses import dataclass, field
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from pytorch_notes.settings import LANGUAGES, REPO_ROOT
+
+from benchmarks.figures import Figure
+from benchmarks.repo import BenchError
+
+QUERIES = REPO_ROOT / "tests" / "search_queries.json"
+AXE = REPO_ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
+AXE_PAGES = ["", "autograd/", "notebooks/autograd/backward/", "404.html"]
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def load_queries(lang: str) -> dict[str, str]:
+    """Query -> expected page (relative to the language root, e.g. ``"data/"``) for ``lang``."""
+    return json.loads(QUERIES.read_text(encoding="utf-8"))[lang]
+
+
+def lang_root(base: str, lang: str) -> str:
+    return base if lang == LANGUAGES[0] else f"{base}{lang}/"
+
+
+def search_pages(page, query: str) -> list[str]:
+    """Type ``query`` into the open page's search box; return result page paths, best first, distinct.
+
+    ``fill()`` then a keyup (End), as ``test_browser.search`` does. An empty list when nothing matched.
+    """
+    box = page.locator("input.md-search__input")
+    # Clear first and wait for the placeholder, so that the previous query's results are gone.
+    box.fill("")
+    box.press("End")
+    page.wait_for_function(
+        """() => { const m = document.querySelector('.md-search-result__meta');
+                   return !m || !/\\d|[Nn]o |没有/.test(m.textContent); }""")
+    box.fill(query)
+    box.press("End")
+    page.wait_for_function(
+        """(q) => { const m = document.querySelector('.md-search-result__meta');
+                   const box = document.querySelector('input.md-search__input');
+                   // the box's own text: Material reads it through a getter (docs/overrides/main.html)
+                   const typed = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').get.call(box);
+                   return m && typed === q && /\\d|[Nn]o |没有/.test(m.textContent); }""", arg=query)
+    # Material renders the meta line and the list in one pass; read them together.
+    hrefs = page.eval_on_selector_all(".md-search-result__list a.md-search-result__link", "as => as.map(a => a.href)")
+    seen: list[str] = []
+    for href in hrefs:
+        path = urlsplit(href).path
+        if path not in seen:
+            seen.append(path)
+    return seen
+
+
+@dataclass
+class Recall:
+    lang: str
+    hits: int = 0
+    total: int = 0
+    misses: list[str] = field(default_factory=list)
+
+    @property
+    def value(self) -> float:
+        return self.hits / self.total if self.total else 0.0
+
+    def __str__(self) -> str:
+        return f"search recall@3 ({self.lang}): {self.value:.3f} ({self.hits}/{self.total})"
+
+
+def recall_at_3(page, base: str, lang: str, queries: dict[str, str] | None = None) -> Recall:
+    """Recall@3 of ``queries`` (default: the language's set in tests/search_queries.json)."""
+    queries = load_queries(lang) if queries is None else queries
+    root = lang_root(base, lang)
+    page.goto(root)
+    result = Recall(lang)
+    for query, expected in queries.items():
+        want = urlsplit(root + expected).path
+        top = search_pages(page, query)[:3]
+        result.total += 1
+        if want in top:
+            result.hits += 1
+        else:
+            result.misses.append(f"{query!r}: want {want}, got {top}")
+    return result
+
+
+AXE_RUN_JS = """async () => {
+  const result = await axe.run(document, {resultTypes: ["violations"]});
+  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({
+    id: v.id, impact: v.impact, count: v.nodes.length,
+    nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ") + (n.any[0] ? ": " + n.any[0].message : "")),
+  }));
+}"""
+
+
+def axe_violations(page, url: str) -> list[dict]:
+    """Serious and critical axe-core violations of ``url`` (each: id, impact, count, some nodes)."""
+    page.goto(url)
+    page.add_script_tag(path=str(AXE))
+    return page.evaluate(AXE_RUN_JS)
+
+
+def axe_count(browser, base: str, schemes=("light", "dark")) -> tuple[int, list[str]]:
+    """Serious + critical violations (elements) on ``AXE_PAGES`` of both languages, in each colour
+    scheme; with one line per violated rule and page."""
+    total, lines = 0, []
+    for scheme in schemes:
+        context = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        for lang in LANGUAGES:
+            for rel in AXE_PAGES:
+                url = lang_root(base, lang) + rel
+                for v in axe_violations(page, url):
+                    total += v["count"]
+                    lines.append(f"{scheme} {urlsplit(url).path}: {v['impact']} {v['id']} x{v['count']}: {v['nodes']}")
+        context.close()
+    return total, lines
+
+
+def bench_reader(site: Path) -> list[Figure]:
+    """Search recall@3 per language and the axe-core count, on ``site`` served on 127.0.0.1.
+
+    Raises:
+        BenchError: Playwright or a Chromium (``chromium`` on PATH, or env ``CHROMIUM``) is missing.
+    """
+    try:
+        from playwright.sync_api import sync_playwright  # noqa: PLC0415 - a dev dependency
+    except ImportError:
+        raise BenchError("the reader section needs the playwright package (pip install -e '.[dev]')") from None
+    chromium = shutil.which(os.environ.get("CHROMIUM", "") or "chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        raise BenchError("the reader section needs Chromium: apt-get install chromium fonts-wqy-zenhei")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}/"
+    figures = []
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"], headless=True)
+            for lang in LANGUAGES:
+                context = browser.new_context(viewport=DESKTOP)
+                page = context.new_page()
+                page.set_default_timeout(15_000)
+                recall = recall_at_3(page, base, lang)
+                context.close()
+                figures.append(Figure(f"search recall@3 ({lang})", "", [round(recall.value, 3)], (">=", 0.9),
+                                      f"{recall.hits}/{recall.total} queries of tests/search_queries.json"))
+            total, _ = axe_count(browser, base)
+            figures.append(Figure("axe-core serious + critical violations", "", [total], ("==", 0),
+                                  f"{len(AXE_PAGES)} pages x {len(LANGUAGES)} languages, light and dark"))
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    return figures
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - http.server's signature
+        pass

@@ -1,0 +1,56 @@
+# %%
+import numpy as np
+import torch
+from torch.distributions import Categorical
+
+# a 5-armed bandit: each arm pays 1 with its own probability, unknown to the agent
+pay = torch.tensor([0.2, 0.5, 0.8, 0.3, 0.6])
+
+
+def train(sign, steps=200, batch=32):
+    torch.manual_seed(0)
+    logits = torch.zeros(5, requires_grad=True)  # the policy: one logit per arm
+    optimizer = torch.optim.Adam([logits], lr=0.05)
+    rewards, best = [], []
+    for _ in range(steps):
+        dist = Categorical(logits=logits)
+        arms = dist.sample((batch,))
+        reward = torch.bernoulli(pay[arms])
+        advantage = reward - reward.mean()  # a baseline: better or worse than usual
+        # gradient ASCENT on E[reward] = gradient descent on its negative
+        loss = sign * -(dist.log_prob(arms) * advantage).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        rewards.append(reward.mean().item())
+        best.append(dist.probs[2].item())
+    return rewards, best
+
+
+rewards, best = train(sign=1)
+wrong_rewards, wrong_best = train(sign=-1)  # forgot the minus sign
+print(f"minimise -log_prob*A: mean reward, last 20 steps {np.mean(rewards[-20:]):.3f}, P(best arm) {best[-1]:.3f}")
+print(f"minimise +log_prob*A: mean reward, last 20 steps {np.mean(wrong_rewards[-20:]):.3f}, P(best arm) {wrong_best[-1]:.3f}")
+
+# %%
+import matplotlib.pyplot as plt
+
+
+def smooth(xs, k=10):
+    return np.convolve(xs, np.ones(k) / k, mode="valid")
+
+
+fig, axes = plt.subplots(1, 2, figsize=(8, 3))
+axes[0].plot(smooth(rewards), label="loss = -log_prob * A")
+axes[0].plot(smooth(wrong_rewards), label="loss = +log_prob * A (wrong sign)")
+axes[0].axhline(0.8, color="gray", linestyle="--", label="best arm (0.8)")
+axes[0].set_xlabel("step")
+axes[0].set_ylabel("mean reward (10-step average)")
+axes[0].legend(fontsize=8)
+axes[1].plot(best, label="right sign")
+axes[1].plot(wrong_best, label="wrong sign")
+axes[1].set_xlabel("step")
+axes[1].set_ylabel("P(best arm)")
+axes[1].legend(fontsize=8)
+fig.tight_layout()
+plt.show()

@@ -85,13 +85,14 @@ def _display(value) -> dict | None:
 
 
 def figure_title(fig) -> str:
-    """What a figure shows, from its own titles: the figure's suptitle, else its axes' titles joined
-    with "; " (empty when it has none). Pages use it as the figure's alt text and caption."""
+    """What a figure shows, from its own titles: the figure's suptitle, else the titles of up to three
+    axes joined with "; " (a grid of more panels is labelled per panel, e.g. digits: its titles do not
+    describe the figure). Empty when there is none; pages then use a generic alt text and caption."""
     suptitle = getattr(fig, "_suptitle", None)
     if suptitle is not None and suptitle.get_text().strip():
         return suptitle.get_text().strip()
-    titles = [ax.get_title().strip() for ax in fig.get_axes()]
-    return "; ".join(t for t in titles if t)
+    titles = [t for t in (ax.get_title().strip() for ax in fig.get_axes()) if t]
+    return "; ".join(titles) if len(titles) <= 3 else ""
 
 
 def _scrape_figures() -> list[dict]:

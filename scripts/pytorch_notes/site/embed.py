@@ -86,8 +86,9 @@ def prepare_embeds(markdown: str, page, config, lang: str, page_name: str) -> No
         nb_page, nb_file = notebook_urls(e.rel, config.use_directory_urls)
         links = Links(py=url_for(f"examples/{e.rel}"), ipynb=url_for(lang_root + nb_file),
                       notebook=url_for(lang_root + nb_page), new_issue=_new_issue_url(config),
-                      page_url=(config.site_url or "") + page_url,
-                      **notebook_services(config.extra.get("published_notebooks", ""), lang, e.rel))
+                      page_url=(getattr(config, "site_url", None) or "") + page_url,
+                      **notebook_services((getattr(config, "extra", None) or {}).get("published_notebooks", ""),
+                                          lang, e.rel))
         _current.rendered[(e.rel, e.occurrence)], _ = render_example(example, fresh, lang, url_for, links, e.anchor)
         if fresh.record is not None:
             _current.shown[e.rel] = fresh.record

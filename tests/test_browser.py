@@ -258,10 +258,27 @@ def is_markdown_page(rel: str) -> bool:
     return "notebooks/" not in rel
 
 
+def crawled_pages(site: Path) -> list[str]:
+    """``site_pages`` less the notebook pages after the first of each chapter and language."""
+    seen, kept = set(), []
+    for rel in sorted(site_pages(site)):
+        if not is_markdown_page(rel):
+            chapter = rel.split("notebooks/", 1)[0] + rel.split("notebooks/", 1)[1].split("/", 1)[0]
+            if chapter in seen:
+                continue
+            seen.add(chapter)
+        kept.append(rel)
+    return kept
+
+
 @pytest.fixture(scope="module")
 def crawl(browser, base, site) -> Crawl:
-    """Visit every page (``wait_until="load"``, nothing blocked) in one context and one tab.
+    """Visit every chapter page and the first notebook page of each chapter in each language
+    (``wait_until="load"``, nothing blocked) in one context and one tab.
 
+    Notebook pages are all made by one template from one kind of file, so one per chapter shows a
+    template or build fault (and keeps ``make test`` short: there are ~200 of them); every internal
+    link, to any notebook page too, is still requested by ``test_every_internal_link_answers_200``.
     Chapter (Markdown) pages are loaded at phone width (375 px), where nothing may make the page
     scroll sideways; notebook pages at desktop width. The other checks do not depend on the width.
     """
@@ -271,7 +288,7 @@ def crawl(browser, base, site) -> Crawl:
     w = watch(page)
     visits = {}
     start = time.perf_counter()
-    pages = sorted(site_pages(site), key=lambda rel: not is_markdown_page(rel))
+    pages = sorted(crawled_pages(site), key=lambda rel: not is_markdown_page(rel))
     for rel in pages:
         url = base + rel
         if not is_markdown_page(rel) and page.viewport_size != DESKTOP:

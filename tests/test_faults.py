@@ -225,3 +225,28 @@ def test_failed_recapture_shows_last_good_output_with_notice_and_warns(write_exa
     assert "the good output" in shown
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert any("docs/en/t.md:3: the last capture of examples/ch/ex.py failed" in w for w in warnings), warnings
+
+
+def test_ctrl_c_stops_capture_promptly_keeps_what_finished_and_leaves_no_temporary_directory(
+        write_example, examples_dir, tmp_path):
+    """SIGINT, as Ctrl-C sends it, to a real ``capture.py -j 2`` while one example sleeps."""
+    write_example("a/fast.py", '# %%\nprint("fast")\n')
+    write_example("b/slow.py", SLOW)
+    pidfile, tmp = tmp_path / "slow.pid", tmp_path / "tmp"
+    tmp.mkdir()
+    env = {**os.environ, "PN_TEST_PIDFILE": str(pidfile), "PN_TEST_SLOW": "1", "TMPDIR": str(tmp)}
+    proc = _capture_cli(examples_dir, "-j", "2", env=env)
+    _wait_for(lambda: record_path("a/fast.py", "cpu", examples_dir).exists() and pidfile.exists())
+    example_pid = int(pidfile.read_text())
+    started = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=20)
+    assert time.monotonic() - started < 5, "Ctrl-C did not stop capture promptly"
+    assert proc.returncode == 130, out
+    assert "interrupted; the records of examples that finished are stored" in out
+    assert record_path("a/fast.py", "cpu", examples_dir).exists()
+    assert not record_path("b/slow.py", "cpu", examples_dir).exists()
+    assert not failure_path("b/slow.py", "cpu", examples_dir).exists(), "a cancelled run is no failure"
+    _wait_for(lambda: not Path(f"/proc/{example_pid}").exists() or
+              Path(f"/proc/{example_pid}/stat").read_text().split()[2] == "Z", timeout=10)
+    assert not list(tmp.glob("pn-run-*")), "temporary directories left behind"

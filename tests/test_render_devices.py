@@ -135,6 +135,12 @@ def test_hostile_text_is_escaped_everywhere_it_appears(write_example, examples_d
     assert "{{ config.site_name }}" in page, "Jinja-looking text is shown as it is"
     assert page.count("&lt;script&gt;alert(2)&lt;/script&gt;") >= 3, "the output, the exception and the notice"
     assert page.count('<div class="admonition failure">') == 1, "newlines do not break the notice box"
+    from material.plugins.search.plugin import Parser  # what Material puts in the search index
+    parser = Parser()
+    parser.feed(page)
+    parser.close()
+    indexed = "".join("".join(s.text) + "".join(s.title) for s in parser.data)
+    assert "<script" not in indexed and "<img" not in indexed and "&lt;script&gt;alert(2)" in indexed
     nb = build_notebook(fresh.record, "en", "Chapter", "https://example.org/ch/")
     text = json.dumps(nb)
     assert HOSTILE.replace("\n", "\\n").replace('"', '\\"') in text, "the notebook keeps the text as data"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import http.server
 import threading
 
-import check_links
 import pytest
-from check_links import Link, find_links
+from pytorch_notes import check_links
+from pytorch_notes.check_links import Link, find_links
 
 
 def test_links_are_found_with_page_and_line_outside_code():

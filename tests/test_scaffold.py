@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-import scaffold
+from pytorch_notes import scaffold
 from pytorch_notes.pages import embed_mismatches, missing_twins, orphan_examples
 from pytorch_notes.parse import parse_example
 

@@ -8,8 +8,7 @@ autocorrect would change nothing. The check lives in scripts/typesetting.py (als
 from __future__ import annotations
 
 import pytest
-import scaffold
-import typesetting
+from pytorch_notes import scaffold, typesetting
 from pytorch_notes.pages import language_pages
 
 ZH_PAGES = language_pages("zh")

@@ -106,6 +106,16 @@ def test_a_figure_is_described_by_its_titles(write_example, examples_dir):
     assert f'alt="{alt}"' in out and f"<figcaption>{alt}</figcaption>" in out
 
 
+def test_an_untitled_figure_takes_its_cells_caption(write_example, examples_dir):
+    _, _, _, out = rendered(write_example, examples_dir, '''
+        # %% caption="Loss per epoch"
+        import matplotlib.pyplot as plt
+        plt.plot([3, 2, 1])
+        plt.show()
+    ''')
+    assert 'alt="Loss per epoch"' in out and "<figcaption>Loss per epoch</figcaption>" in out
+
+
 def test_stale_outputs_warn_and_keep_unchanged_cells(write_example, examples_dir):
     path = write_example("ch/ex.py", '# %%\nprint("kept")\n# %%\nprint("old")\n')
     ex = parse_example(path, examples_dir)

@@ -73,7 +73,7 @@ for epoch in range(1, epochs + 1):
         print(f"epoch {epoch:2d}  train loss {total_loss / n:.4f}  "
               f"test loss {test_loss:.4f}  test acc {test_acc:.3f}")
 
-# %%
+# %% caption="Training and test loss per epoch"
 import matplotlib.pyplot as plt
 
 ep = range(1, epochs + 1)
@@ -87,7 +87,7 @@ ax.legend()
 fig.tight_layout()
 plt.show()
 
-# %%
+# %% caption="Training and test accuracy per epoch"
 fig, ax = plt.subplots(figsize=(6, 3.5))
 ax.plot(ep, history["train_acc"], label="train")
 ax.plot(ep, history["test_acc"], label="test")

@@ -21,7 +21,7 @@ a = batch.sample()
 print("one sample per row:", a, "log_prob:", batch.log_prob(a))
 print("from logits, same probs:", Categorical(logits=batch.logits).probs[0])
 
-# %%
+# %% caption="Categorical probabilities against sampled frequencies"
 import matplotlib.pyplot as plt
 
 n = 10_000

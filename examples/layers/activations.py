@@ -17,7 +17,7 @@ probs = nn.Softmax(dim=1)(logits)
 print(probs)
 print("row sums:", probs.sum(dim=1))
 
-# %%
+# %% caption="Common activation functions"
 import matplotlib.pyplot as plt
 
 xs = torch.linspace(-4, 4, 200)

@@ -28,7 +28,7 @@ for name, make in settings.items():
     histories[name] = losses
     print(f"{name:26s} loss after 300 steps: {losses[-1]:.4f}")
 
-# %%
+# %% caption="Training loss of SGD, momentum, Adam and AdamW"
 import matplotlib.pyplot as plt
 
 fig, ax = plt.subplots(figsize=(6, 3.5))

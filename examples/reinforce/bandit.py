@@ -32,7 +32,7 @@ wrong_rewards, wrong_best = train(sign=-1)  # forgot the minus sign
 print(f"minimise -log_prob*A: mean reward, last 20 steps {np.mean(rewards[-20:]):.3f}, P(best arm) {best[-1]:.3f}")
 print(f"minimise +log_prob*A: mean reward, last 20 steps {np.mean(wrong_rewards[-20:]):.3f}, P(best arm) {wrong_best[-1]:.3f}")
 
-# %%
+# %% caption="REINFORCE on a 5-armed bandit: reward with the right and the wrong sign"
 import matplotlib.pyplot as plt
 
 

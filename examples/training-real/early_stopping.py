@@ -89,7 +89,7 @@ test_loss, test_acc = evaluate(model, test_loader)
 print(f"test loss {test_loss:.4f}  test accuracy {test_acc:.3f}")
 tmp.cleanup()
 
-# %%
+# %% caption="Training and validation loss with early stopping"
 import matplotlib.pyplot as plt
 
 epochs = range(1, len(history["train"]) + 1)

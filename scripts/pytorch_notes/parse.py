@@ -30,7 +30,7 @@ from pytorch_notes.settings import EXAMPLES_DIR, display_path
 DEFAULT_TIMEOUT_S = 60.0
 KNOWN_REQUIREMENTS = frozenset({"cuda"})
 KNOWN_FACTS = frozenset({"timeout", "requires"})
-KNOWN_CELL_KEYS = frozenset({"raises", "volatile", "title", "tags"})
+KNOWN_CELL_KEYS = frozenset({"raises", "volatile", "title", "tags", "caption"})  # caption: of the cell's figures
 
 # The one rule for example names, used by capture, the embed syntax and the error messages:
 # examples/<chapter>/<name>.py with chapter and name in lowercase ASCII letters, digits, "_" and "-",

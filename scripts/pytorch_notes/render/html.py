@@ -166,7 +166,9 @@ def _device_blocks(example: Example, dev: DeviceOutputs, t: dict, url_for: Calla
             if asset is not None:
                 figures += 1
                 used.append(asset)
-                alt = getattr(out, "alt", "") or t["figure"].format(n=figures, example=example.rel, cell=cell.index + 1)
+                # the figure's own titles, else the cell's caption="...", else a generic description
+                alt = (getattr(out, "alt", "") or str(cell.metadata.get("caption", ""))
+                       or t["figure"].format(n=figures, example=example.rel, cell=cell.index + 1))
                 ctx = Context(t, url_for(asset.path), alt, example_path=ctx.example_path)
             rendered = kind_of(out).html(out, ctx)
             if rendered:

@@ -111,7 +111,9 @@ def test_screenshots_of_a_chapter_with_device_tabs(browser, devices_base, name, 
     try:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.goto(devices_base + "devices/")
-        page.locator(".tabbed-set").first.scroll_into_view_if_needed()
+        labels = page.locator(".pn-example ~ .tabbed-set .tabbed-labels").first
+        page.evaluate("(el) => { el.scrollIntoView(); window.scrollBy(0, -90); }", labels.element_handle())
+        page.wait_for_timeout(300)  # the header's title settles after a scroll
         page.screenshot(path=str(SCREENSHOTS / f"device-tabs-{name}.png"))
         page.goto(devices_base + "autograd/")
         page.locator(".pn-output--raised").first.scroll_into_view_if_needed()

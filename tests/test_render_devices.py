@@ -202,3 +202,10 @@ def test_colab_and_kaggle_links_only_where_the_notebooks_are_published(write_exa
     put(examples_dir, fake_record(ex, "cpu"), "cpu")
     md, _ = render_example(ex, freshness(ex, examples_dir), "en", str, Links(py="x.py", **services))
     assert ">Open in Colab</a>" in md and ">Open in Kaggle</a>" in md
+
+
+def test_an_exception_message_is_escaped_once():
+    err = Error("RuntimeError", "doesn't <work>", 'Traceback (most recent call last):\nRuntimeError: doesn\'t <work>\n',
+                2, expected=True)
+    shown = KINDS[Error].html(err, Context(STRINGS["en"]))
+    assert "doesn&#x27;t &lt;work&gt;" in shown and "&amp;" not in shown

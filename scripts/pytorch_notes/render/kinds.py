@@ -157,7 +157,7 @@ def example_traceback(out: Error, example_path: str) -> str:
 def _error_html(out: Error, ctx: Context) -> str:
     label = ctx.t["raised"] if out.expected else ctx.t["failed_cell"]
     classes = "pn-output--raised" if out.expected else "pn-output--failure"
-    summary = html.escape(f"{out.ename}: {out.evalue}".strip().splitlines()[0] if out.evalue else out.ename)
+    summary = f"{out.ename}: {out.evalue}".strip().splitlines()[0] if out.evalue else out.ename  # escaped below
     tb = example_traceback(out, ctx.example_path)
     return (f'<div class="pn-output {classes}"><span class="pn-output__label">{html.escape(label)}</span>'
             f'<details class="pn-output__traceback"><summary><code>{_one_line(summary)}</code></summary>'

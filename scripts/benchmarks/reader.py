@@ -41,7 +41,19 @@ def lang_root(base: str, lang: str) -> str:
     return base if lang == LANGUAGES[0] else f"{base}{lang}/"
 
 
-def search_pages(page, query: str) -> list[str]:
+def search_pages(page, query: str, attempts: int = 3) -> list[str]:
+    """``_search_once``, typed again (up to ``attempts`` times) while it finds nothing: on a loaded
+    machine Material's search worker may still be loading the index when the first query is typed,
+    and answers "no results" for it (seen once in a full ``make test``)."""
+    for attempt in range(attempts):
+        found = _search_once(page, query)
+        if found or attempt == attempts - 1:
+            return found
+        page.wait_for_timeout(1000)
+    return []
+
+
+def _search_once(page, query: str) -> list[str]:
     """Type ``query`` into the open page's search box; return result page paths, best first, distinct.
 
     ``fill()`` then a keyup (End), as ``test_browser.search`` does. An empty list when nothing matched.

@@ -21,14 +21,17 @@ from pytorch_notes.store.records import (
 )
 
 NOT_APPLICABLE = "-"
+NOT_CAPTURED = "none"  # no record of an optional device (CUDA for an example that runs on the CPU)
 
 
 @dataclass(frozen=True)
 class Row:
     """One example in ``--list``: its state per device kind and what needs doing (empty when nothing).
 
-    ``states`` maps each of ``DEVICE_KINDS`` to ``fresh``, ``stale``, ``missing``, ``failed``,
-    ``corrupt`` or ``-`` (the example cannot have that kind, e.g. a CPU record of a CUDA-only one).
+    ``states`` maps each of ``DEVICE_KINDS`` to ``fresh``, ``stale``, ``missing`` (no record on the
+    example's baseline device: a problem), ``none`` (no record of an optional device, e.g. CUDA for an
+    example that runs on the CPU: fine), ``failed``, ``corrupt`` or ``-`` (the example cannot have that
+    kind, e.g. a CPU record of a CUDA-only one).
     """
 
     path: str
@@ -56,6 +59,8 @@ def examine(example: Example, examples_dir: Path = EXAMPLES_DIR) -> Row:
             problems.append(str(exc))
             continue
         states[kind] = "failed" if dev.failure else dev.state
+        if dev.state == "missing" and kind != baseline_kind(example) and not dev.failure:
+            states[kind] = NOT_CAPTURED  # allowed: not every contributor has a GPU
         if dev.failure:
             problems.append(f"{dev.failure.location}: the last capture on {kind} failed: {dev.failure.message}")
         if dev.state == "stale":

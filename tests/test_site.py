@@ -103,7 +103,7 @@ def test_outputs_figures_and_downloads_are_published(site):
     text = "".join(p.read_text(encoding="utf-8") for p in html_pages(site))
     assert all(p.name in text for p in pngs)
     assert "pn-provenance" in text
-    assert "Open in Colab" not in text and "Open in Kaggle" not in text, "a local build links neither"
+    assert ">Open in Colab</a>" not in text and ">Open in Kaggle</a>" not in text, "a local build links neither"
 
 
 def fake_page(src_uri: str):

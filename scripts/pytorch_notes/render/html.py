@@ -141,9 +141,10 @@ def _footer(record: Record | None, t: dict, links: Links, report: str = "") -> s
     return '<p class="pn-provenance">' + ' <span class="pn-sep">·</span> '.join(foot) + "</p>"
 
 
-def _device_blocks(example: Example, dev: DeviceOutputs, t: dict, url_for: Callable[[str], str],
+def _device_blocks(example: Example, dev: DeviceOutputs, lang: str, url_for: Callable[[str], str],
                    links: Links) -> tuple[list[str], list[Asset]]:
     """The blocks of one device's record: notices, each cell's code then outputs, the footer."""
+    t = STRINGS[lang]
     record = dev.record
     blocks: list[str] = []
     if dev.failure:
@@ -167,7 +168,7 @@ def _device_blocks(example: Example, dev: DeviceOutputs, t: dict, url_for: Calla
                 figures += 1
                 used.append(asset)
                 # the figure's own titles, else the cell's caption="...", else a generic description
-                alt = (getattr(out, "alt", "") or str(cell.metadata.get("caption", ""))
+                alt = (out.alt or str(cell.metadata.get("caption", ""))
                        or t["figure"].format(n=figures, example=example.rel, cell=cell.index + 1))
                 ctx = Context(t, url_for(asset.path), alt, example_path=ctx.example_path)
             rendered = kind_of(out).html(out, ctx)
@@ -176,7 +177,7 @@ def _device_blocks(example: Example, dev: DeviceOutputs, t: dict, url_for: Calla
                     took = f' <span class="pn-output__time">{old.duration_s:.2f} s</span></span>'
                     rendered = rendered.replace("</span>", took, 1)
                 blocks.append(rendered)
-    report = report_url(links, example, record, t["lang"]) if links.new_issue else ""
+    report = report_url(links, example, record, lang) if links.new_issue else ""
     blocks.append(_footer(record, t, links, report))
     return blocks, used
 
@@ -227,14 +228,14 @@ def render_example(example: Example, fresh: Freshness, lang: str, url_for: Calla
         why = t["missing_cuda"] if example.needs_cuda else t["missing"]
         blocks = [head, _notice("warning", t["missing_title"], why)]
         blocks += [_fence(c.source, c.line, example.rel if c.index == 0 else None) for c in example.cells]
-        blocks.append(_footer(None, t, links, report_url(links, example, None, t["lang"]) if links.new_issue else ""))
+        blocks.append(_footer(None, t, links, report_url(links, example, None, lang) if links.new_issue else ""))
         return "\n\n".join(blocks) + "\n", []
     if len(shown) == 1:
-        blocks, used = _device_blocks(example, shown[0], t, url_for, links)
+        blocks, used = _device_blocks(example, shown[0], lang, url_for, links)
         return "\n\n".join([head, *blocks]) + "\n", used
     out, used = [head], []
     for dev in shown:
-        blocks, assets = _device_blocks(example, dev, t, url_for, links)
+        blocks, assets = _device_blocks(example, dev, lang, url_for, links)
         used += assets
         label = device_label(dev.record) + (t["stale_tab"] if dev.state != "fresh" else "")
         out.append(f'=== "{label.replace(chr(34), chr(39))}"\n\n' + "\n\n".join(_indent(b) for b in blocks))

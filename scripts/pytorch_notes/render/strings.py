@@ -8,7 +8,6 @@ from __future__ import annotations
 
 STRINGS: dict[str, dict[str, str]] = {
     "zh": {
-        "lang": "zh",
         "report": "报告问题",
         "captured": "输出捕获于",
         "download_py": "下载 .py",
@@ -37,7 +36,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "verified_old": "其中 {old} 个示例的输出是用 torch {versions} 捕获的，早于本项目固定的 torch {pinned}。",
     },
     "en": {
-        "lang": "en",
         "report": "Report a problem",
         "captured": "Captured on",
         "download_py": "Download .py",

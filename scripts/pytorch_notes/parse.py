@@ -25,6 +25,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pytorch_notes.filememo import file_memo
 from pytorch_notes.settings import EXAMPLES_DIR, display_path
 
 DEFAULT_TIMEOUT_S = 60.0
@@ -197,6 +198,7 @@ def _parse_header(path: Path, lines: list[str]) -> tuple[dict, int]:
     return facts, len(body) + 2
 
 
+@file_memo
 def parse_example(path: Path | str, examples_dir: Path = EXAMPLES_DIR) -> Example:
     """Parse one example script.
 
@@ -210,6 +212,8 @@ def parse_example(path: Path | str, examples_dir: Path = EXAMPLES_DIR) -> Exampl
     Raises:
         ExampleError: unreadable header or cell options, a syntax error, or no cells;
             the message starts with ``file:line:``.
+
+    Memoised per file while it is unchanged on disk (``filememo``): a build asks for each example many times.
     """
     path = Path(path).resolve()
     data = path.read_bytes()

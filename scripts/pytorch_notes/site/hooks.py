@@ -3,7 +3,8 @@
 Listed (through ``scripts/mkdocs_hooks.py``) under ``hooks:`` in mkdocs.yml. Nothing here executes an
 example: everything reads the output store written by ``make capture``.
 
-* ``on_config``: refuse to build a checkout with another checkout's package.
+* ``on_config``: refuse to build a checkout with another checkout's package; cache search entries and
+  highlighted code (``buildcache``).
 * ``on_pre_build``: write each embedded example's notebook to ``docs/<lang>/notebooks/`` (``notebooks``).
 * ``on_files``: serve those notebooks as pages under mkdocs-static-i18n (``notebooks``) and add the
   ``.py`` downloads and figures (``embed``).
@@ -22,7 +23,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
 from pytorch_notes.settings import LANGUAGES, REPO_ROOT
-from pytorch_notes.site import embed, lag, nav, notebooks, search
+from pytorch_notes.site import buildcache, embed, lag, nav, notebooks, search
 from pytorch_notes.site.common import page_language
 
 
@@ -39,6 +40,7 @@ def on_config(config):
         raise PluginError(f"{config.config_file_path}: the pipeline package was imported from {REPO_ROOT}/scripts, "
                           f"not from this checkout; run with PYTHONPATH={here}/scripts")
     config.markdown_extensions.append(embed.EmbedExtension())  # the ::: example syntax
+    buildcache.install()  # reuse search entries and highlighted code whose inputs did not change
     return config
 
 

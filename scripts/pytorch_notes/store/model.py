@@ -19,6 +19,7 @@ Standard library only.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import types
 import typing
@@ -172,6 +173,7 @@ class Failure:
 
 # --- loading and dumping ---------------------------------------------------------------------------------
 
+@functools.cache  # get_type_hints evaluates every annotation string: most of a record's load time
 def _hints(cls) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 

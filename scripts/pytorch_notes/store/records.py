@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from pytorch_notes.filememo import file_memo
 from pytorch_notes.parse import Example
 from pytorch_notes.settings import EXAMPLES_DIR, display_path
 from pytorch_notes.store import layout
@@ -57,6 +58,11 @@ def _recover(path: Path, rel: str, what: str) -> str:
 
 
 def _load(cls, path: Path, rel: str):
+    return _load_file(path, cls, rel)
+
+
+@file_memo  # a build reads each record for every embed, language and notebook
+def _load_file(path: Path, cls, rel: str):
     if not path.exists():
         return None
     data = read_json(path, rel)

@@ -1,0 +1,145 @@
+"""Reuse two pure, costly steps of a build across builds: search entries and highlighted code.
+
+Measured with ``cProfile`` on a warm strict build of this course (2 cores), before this module:
+Material's search plugin took the largest share (it parses every page's HTML with an ``HTMLParser``
+and segments its Chinese text with jieba, which first loads a dictionary for ~0.7 s), and Pygments'
+highlighting of every code block, through ``pymdownx.highlight``, the next largest. Both results are
+functions of their inputs only:
+
+* a page's search entries: its HTML, table of contents, URL, title and meta, and the versions of
+  Material and jieba (``search_key``);
+* a highlighted block: the code, the block's options and the highlighter's settings, and the versions
+  of Pygments and pymdown-extensions (``highlight_key``).
+
+``install`` wraps ``SearchIndex.add_entry_from_context`` and ``Highlight.highlight`` to look the result
+up first. Entries live in ``.cache/pytorch-notes/<kind>/<key>.json`` beside mkdocs-jupyter's cache
+(``make clean`` empties both); each is written atomically, so concurrent builds share the cache
+safely. A build with the cache writes the same files as one without (``tests/test_incremental.py``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from pytorch_notes.settings import REPO_ROOT
+
+CACHE_DIR = REPO_ROOT / ".cache" / "pytorch-notes"
+_FORMAT = 1  # bump when a key or a stored form changes
+
+
+def _version(dist: str) -> str:
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return "-"
+
+
+def _digest(payload) -> str | None:
+    """SHA-256 of ``payload`` as JSON, or None when it holds something that is not plain data."""
+    try:
+        data = json.dumps(payload, ensure_ascii=False, sort_keys=True)
+    except (TypeError, ValueError):
+        return None
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()
+
+
+def _toc(items) -> list:
+    return [[getattr(i, "id", None), i.url, i.title, _toc(i.children)] for i in items or []]
+
+
+def search_key(page) -> str | None:
+    """The key of ``page``'s search entries: a SHA-256 over everything Material reads from the page."""
+    meta = page.meta or {}
+    return _digest([_FORMAT, _version("mkdocs-material"), _version("jieba"), page.url, str(page.title),
+                    meta.get("title"), meta.get("search"), meta.get("tags"), _toc(page.toc), page.content])
+
+
+def _settings(highlighter) -> dict:
+    """The highlighter's settings that are plain data. Functions and objects are left out: their
+    ``repr`` changes from process to process; they come from mkdocs.yml and the library versions."""
+    out = {}
+    for name, value in sorted(vars(highlighter).items()):
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError):
+            continue
+        out[name] = value
+    return out
+
+
+def highlight_key(highlighter, args: tuple, kwargs: dict) -> str | None:
+    """The key of one highlighted block (code, options, settings, library versions), or None."""
+    return _digest([_FORMAT, _version("pygments"), _version("pymdown-extensions"), _settings(highlighter),
+                    list(args), kwargs])
+
+
+class DiskCache:
+    """JSON values stored one per file under ``root/<kind>/<key[:2]>/<key>.json``."""
+
+    def __init__(self, kind: str, root: Path = CACHE_DIR) -> None:
+        self.dir = root / kind
+
+    def _path(self, key: str) -> Path:
+        return self.dir / key[:2] / f"{key}.json"
+
+    def get(self, key: str):
+        """The stored value, or None when there is none (or it is unreadable)."""
+        try:
+            return json.loads(self._path(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+
+    def put(self, key: str, value) -> None:
+        """Store ``value`` (plain data) atomically."""
+        path = self._path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(value, ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, path)
+
+
+def install(root: Path = CACHE_DIR) -> None:
+    """Wrap Material's search indexing and pymdownx's highlighter with the disk cache (once per process)."""
+    from material.plugins.search.plugin import SearchIndex
+    from pymdownx.highlight import Highlight
+
+    if not getattr(SearchIndex.add_entry_from_context, "_pytorch_notes_cached", False):
+        entries = DiskCache("search", root)
+        add_entry = SearchIndex.add_entry_from_context
+
+        def add_entry_from_context(self, page):
+            key = search_key(page)
+            if key is None:
+                return add_entry(self, page)
+            if (found := entries.get(key)) is not None:
+                self.entries.extend(found)
+                return None
+            start = len(self.entries)
+            add_entry(self, page)
+            entries.put(key, self.entries[start:])
+            return None
+
+        add_entry_from_context._pytorch_notes_cached = True  # type: ignore[attr-defined]
+        SearchIndex.add_entry_from_context = add_entry_from_context
+
+    if not getattr(Highlight.highlight, "_pytorch_notes_cached", False):
+        blocks = DiskCache("highlight", root)
+        highlight = Highlight.highlight
+
+        def cached_highlight(self, *args, **kwargs):
+            key = highlight_key(self, args, kwargs)
+            if key is None:
+                return highlight(self, *args, **kwargs)
+            if (found := blocks.get(key)) is not None:
+                return found
+            html = highlight(self, *args, **kwargs)
+            if isinstance(html, str):
+                blocks.put(key, html)
+            return html
+
+        cached_highlight._pytorch_notes_cached = True  # type: ignore[attr-defined]
+        Highlight.highlight = cached_highlight

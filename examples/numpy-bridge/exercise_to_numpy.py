@@ -5,8 +5,9 @@ import torch
 device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
 
 
+# zh: 任何张量 -> 从不与 x 共享内存的 NumPy 数组
+# en: Any tensor -> a NumPy array that never shares memory with x.
 def to_numpy(x):
-    """Any tensor -> a NumPy array that never shares memory with x."""
     x = x.detach()
     if x.dtype == torch.bfloat16:
         x = x.float()  # zh: NumPy 没有 bfloat16；转成 float32 是精确的 | en: NumPy has no bfloat16; float32 holds it exactly

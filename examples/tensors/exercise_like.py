@@ -4,8 +4,9 @@ import torch
 device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
 
 
+# zh: 形状为 (n, 1) 的全 0 张量，dtype 和设备与 x 相同
+# en: A zero tensor of shape (n, 1) with x's dtype and device.
 def zeros_column(x, n):
-    """A zero tensor of shape (n, 1) with x's dtype and device."""
     return x.new_zeros(n, 1)
 
 

@@ -1,6 +1,7 @@
 # %%
 import torch
 
+
 # zh: f(x, y) = x² · y + x · e^y
 # zh: 手算：∂f/∂x = 2xy + e^y，∂f/∂y = x² + x · e^y
 # en: f(x, y) = x² · y + x · e^y

@@ -3,6 +3,7 @@ import math
 
 import torch
 
+
 # zh: 手算：f(x) = x² · sin(x)，f'(x) = 2x · sin(x) + x² · cos(x)
 # en: By hand: f(x) = x² · sin(x), so f'(x) = 2x · sin(x) + x² · cos(x).
 def f_prime_by_hand(x):

@@ -18,15 +18,16 @@ d[0] = 100.0
 print("y after d[0] = 100:", y)
 
 # %%
-# One gradient-descent step, as in the notes' training loop
+# zh: 一步梯度下降，和笔记中的训练循环一样
+# en: One gradient-descent step, as in the notes' training loop.
 loss = (x ** 2).sum()
 loss.backward()
 with torch.no_grad():
-    x -= 0.1 * x.grad   # in-place update of a leaf: not recorded
+    x -= 0.1 * x.grad   # zh: 就地更新叶子节点：不被记录 | en: in-place update of a leaf: not recorded
 x.grad.zero_()
 print("x after one step:", x)
 
 # %% raises="RuntimeError"
 loss = (x ** 2).sum()
 loss.backward()
-x -= 0.1 * x.grad       # same update, but outside no_grad
+x -= 0.1 * x.grad       # zh: 同样的更新，但在 no_grad 之外 | en: same update, but outside no_grad

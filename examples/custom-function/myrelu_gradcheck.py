@@ -7,7 +7,7 @@ import torch
 class MyReLU(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x):
-        ctx.save_for_backward(x)  # keep x for backward
+        ctx.save_for_backward(x)  # zh: 为 backward 保存 x | en: keep x for backward
         return x.clamp(min=0)
 
     @staticmethod
@@ -47,7 +47,7 @@ print("warning:", str(caught[0].message).strip())
 class BrokenReLU(MyReLU):
     @staticmethod
     def backward(ctx, grad_output):
-        return grad_output.clone()  # bug: forgets to zero x < 0
+        return grad_output.clone()  # zh: 错误：忘了把 x < 0 的位置置 0 | en: bug: forgets to zero x < 0
 
 
 ok = torch.autograd.gradcheck(BrokenReLU.apply, (xd,), raise_exception=False)

@@ -4,23 +4,23 @@ import torch.nn.functional as F
 
 
 class MyLeakyReLU(torch.autograd.Function):
-    generate_vmap_rule = True  # lets torch.func.vmap batch it
+    generate_vmap_rule = True  # zh: 让 torch.func.vmap 能自动批量化 | en: lets torch.func.vmap batch it
 
     @staticmethod
-    def forward(x, slope):  # no ctx here
+    def forward(x, slope):  # zh: 这里没有 ctx | en: no ctx here
         return torch.where(x > 0, x, x * slope)
 
     @staticmethod
     def setup_context(ctx, inputs, output):
         x, slope = inputs
-        ctx.save_for_backward(x)  # tensors: save_for_backward
-        ctx.slope = slope  # plain Python values: ctx attributes
+        ctx.save_for_backward(x)  # zh: 张量：save_for_backward | en: tensors: save_for_backward
+        ctx.slope = slope  # zh: 普通 Python 值：ctx 的属性 | en: plain Python values: ctx attributes
 
     @staticmethod
     def backward(ctx, grad_output):
         (x,) = ctx.saved_tensors
         grad_x = torch.where(x > 0, grad_output, grad_output * ctx.slope)
-        return grad_x, None  # one gradient per forward input; None for slope
+        return grad_x, None  # zh: forward 的每个输入一个梯度；slope 给 None | en: one gradient per forward input; None for slope
 
 
 # %%
@@ -43,7 +43,7 @@ print("torch.func.grad:", torch.func.grad(f)(x.detach()))
 print("torch.func.vmap, one sum per row:", torch.func.vmap(f)(x.detach().view(3, 2)))
 
 # %% raises="RuntimeError"
-class OldStyleReLU(torch.autograd.Function):  # forward(ctx, ...) as in the notes
+class OldStyleReLU(torch.autograd.Function):  # zh: 和笔记一样的 forward(ctx, ...) | en: forward(ctx, ...) as in the notes
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)

@@ -18,13 +18,14 @@ class MyReLU(torch.autograd.Function):
 
 
 torch.manual_seed(0)
-device = "cuda" if torch.cuda.is_available() else "cpu"
+device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
 dtype = torch.float32
 
 # %%
-N, D_in, H, D_out = 64, 1000, 100, 10  # batch, input, hidden, output sizes
+N, D_in, H, D_out = 64, 1000, 100, 10  # zh: 批量、输入、隐藏层、输出的大小 | en: batch, input, hidden, output sizes
 
-# draw on the CPU, then move: the same numbers on every device
+# zh: 先在 CPU 上生成再移过去：任何设备上的数都一样
+# en: Draw on the CPU, then move: the same numbers on every device.
 x = torch.randn(N, D_in, dtype=dtype).to(device)
 y = torch.randn(N, D_out, dtype=dtype).to(device)
 w1 = torch.randn(D_in, H, dtype=dtype).to(device).requires_grad_()
@@ -44,7 +45,7 @@ for t in range(500):
     with torch.no_grad():
         w1 -= learning_rate * w1.grad
         w2 -= learning_rate * w2.grad
-        w1.grad = None  # reset; w1.grad.zero_() also works
+        w1.grad = None  # zh: 清空；w1.grad.zero_() 也可以 | en: reset; w1.grad.zero_() also works
         w2.grad = None
 
 # %%

@@ -18,7 +18,7 @@ leaf_names = {id(a): "a", id(b): "b", id(c): "c"}
 
 def label(fn):
     name = type(fn).__name__
-    if hasattr(fn, "variable"):  # AccumulateGrad holds its leaf tensor
+    if hasattr(fn, "variable"):  # zh: AccumulateGrad 持有它的叶子节点 | en: AccumulateGrad holds its leaf tensor
         name += f" ({leaf_names[id(fn.variable)]})"
     return name
 
@@ -33,7 +33,7 @@ def walk(fn, depth=0):
 walk(y.grad_fn)
 
 # %%
-pos, edges = {}, []  # node -> (x, y); (parent, child) pairs
+pos, edges = {}, []  # zh: 节点 -> (x, y)；(父, 子) 对 | en: node -> (x, y); (parent, child) pairs
 n_leaves = 0
 
 
@@ -42,9 +42,9 @@ def layout(fn, depth=0):
     kids = [ch for ch, _ in fn.next_functions if ch is not None]
     xs = [layout(ch, depth + 1) for ch in kids]
     if xs:
-        x = sum(xs) / len(xs)  # parent centred over its children
+        x = sum(xs) / len(xs)  # zh: 父节点居中放在子节点上方 | en: parent centred over its children
     else:
-        x = n_leaves  # leaves left to right
+        x = n_leaves  # zh: 叶子节点从左到右排开 | en: leaves left to right
         n_leaves += 1
     pos[fn] = (x, -depth)
     edges.extend((fn, ch) for ch in kids)
@@ -53,7 +53,7 @@ def layout(fn, depth=0):
 
 layout(y.grad_fn)
 fig, ax = plt.subplots(figsize=(6, 3.5))
-for parent, child in edges:  # arrows follow the backward pass
+for parent, child in edges:  # zh: 箭头沿反向传播的方向 | en: arrows follow the backward pass
     gap = 20 if hasattr(child, "variable") else 12
     ax.annotate("", xy=pos[child], xytext=pos[parent],
                 arrowprops=dict(arrowstyle="->", color="gray", shrinkA=12, shrinkB=gap))

@@ -2,7 +2,7 @@
 import torch
 
 x = torch.tensor(2.0, requires_grad=True)
-y = x ** 3 + 2 * x  # dy/dx = 3 * x**2 + 2, which is 14 at x = 2
+y = x ** 3 + 2 * x  # zh: dy/dx = 3 * x**2 + 2，在 x = 2 处等于 14 | en: dy/dx = 3 * x**2 + 2, which is 14 at x = 2
 y.backward()
 print("dy/dx at x = 2:", x.grad)
 

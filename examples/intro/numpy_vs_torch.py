@@ -11,8 +11,8 @@ print("PyTorch a @ a.T + 1:\n", a_t @ a_t.T + 1)
 print("column means  NumPy:", a_np.mean(axis=0), " PyTorch:", a_t.mean(dim=0))
 
 # %%
-device = "cuda" if torch.cuda.is_available() else "cpu"
-b = a_t.to(device)  # the same code runs on a GPU when there is one
+device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
+b = a_t.to(device)  # zh: 有加速器（如 GPU）时，同样的代码就在它上面运行 | en: the same code runs on an accelerator (a GPU) when there is one
 print("computed on:", b.device.type)
 print("result:\n", b @ b.T + 1)
 

@@ -7,7 +7,7 @@ dtypes = [
 ]
 for dt in dtypes:
     t = torch.zeros(2, dtype=dt)
-    name = f"{str(dt):15} {t.type():24}"  # t.type(): legacy class name
+    name = f"{str(dt):15} {t.type():24}"  # zh: t.type()：旧式类名 | en: t.type(): legacy class name
     try:
         a = t.numpy()
         back = torch.from_numpy(a).dtype
@@ -23,5 +23,5 @@ except TypeError as e:
     print("TypeError:", e)
 
 # %%
-a = bf.float().numpy()  # upcast first: bfloat16 -> float32 is exact
+a = bf.float().numpy()  # zh: 先转成 float32，这一步是精确的 | en: upcast first: bfloat16 -> float32 is exact
 print("bf.float().numpy():", a, a.dtype)

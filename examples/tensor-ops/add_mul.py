@@ -12,9 +12,9 @@ torch.add(x, y, out=result)
 print("out=result      :", result.tolist())
 
 # %%
-y.add_(x)  # in place: y itself changes
+y.add_(x)  # zh: 就地操作：y 本身被修改 | en: in place: y itself changes
 print("y after y.add_(x):", y.tolist())
-z = y.add(x)  # no underscore: y stays, new tensor returned
+z = y.add(x)  # zh: 没有下划线：y 不变，返回新张量 | en: no underscore: y stays, new tensor returned
 print("y after y.add(x) :", y.tolist())
 print("z                :", z.tolist())
 

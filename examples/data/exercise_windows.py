@@ -7,9 +7,9 @@ from torch.utils.data import DataLoader, Dataset
 torch.manual_seed(0)
 
 
+# zh: 一维序列上的滑动窗口：输入 k 个值，目标是紧随其后的那个值
+# en: Sliding windows over a 1-D series: k values in, the next value as the target.
 class Windows(Dataset):
-    """Sliding windows over a 1-D series: k values in, the next value as the target."""
-
     def __init__(self, series, k):
         self.series, self.k = series, k
 

@@ -5,9 +5,9 @@ from torch.utils.data import Dataset
 torch.manual_seed(0)
 
 
+# zh: y = 2x + 1 + 噪声，一次生成，保存在内存里
+# en: y = 2x + 1 + noise, generated once and kept in memory.
 class NoisyLine(Dataset):
-    """y = 2x + 1 + noise, generated once and kept in memory."""
-
     def __init__(self, n=10):
         self.x = torch.linspace(-1, 1, n).unsqueeze(1)  # zh: 形状 (n, 1) | en: shape (n, 1)
         self.y = 2 * self.x + 1 + 0.1 * torch.randn(n, 1)

@@ -15,13 +15,13 @@ class Squares(Dataset):
 
 
 ds = Squares()
-loader = DataLoader(ds, batch_size=4)  # shuffle=False, drop_last=False
+loader = DataLoader(ds, batch_size=4)  # zh: 默认 shuffle=False, drop_last=False | en: shuffle=False, drop_last=False
 print("len(loader):", len(loader))
 for xb, yb in loader:
     print("x:", xb.squeeze(1).tolist(), " xb.shape:", tuple(xb.shape), " yb.shape:", tuple(yb.shape))
 
 # %%
-loader = DataLoader(ds, batch_size=4, drop_last=True)  # drop the short last batch
+loader = DataLoader(ds, batch_size=4, drop_last=True)  # zh: 丢掉不满的最后一批 | en: drop the short last batch
 print("len(loader):", len(loader))
 print([xb.squeeze(1).tolist() for xb, _ in loader])
 
@@ -34,11 +34,11 @@ def epoch_order(seed):
 
 
 print("seed 0:", epoch_order(0))
-print("seed 0:", epoch_order(0))  # same seed, same order
+print("seed 0:", epoch_order(0))  # zh: 同一个种子，同样的顺序 | en: same seed, same order
 print("seed 1:", epoch_order(1))
 
 # %%
 g = torch.Generator().manual_seed(0)
 loader = DataLoader(ds, batch_size=4, shuffle=True, generator=g)
-for epoch in range(2):  # a new permutation every epoch
+for epoch in range(2):  # zh: 每个轮次一个新的排列 | en: a new permutation every epoch
     print(f"epoch {epoch}:", [[int(v) for v in xb.squeeze(1)] for xb, _ in loader])

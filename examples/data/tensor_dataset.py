@@ -4,14 +4,15 @@ import torch
 from torch.utils.data import DataLoader, TensorDataset
 
 torch.manual_seed(0)
-device = "cuda" if torch.cuda.is_available() else "cpu"
+device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
 
-# two Gaussian blobs: 200 points in 2-D with labels 0/1
+# zh: 两团高斯分布：200 个二维点，标签为 0/1
+# en: Two Gaussian blobs: 200 points in 2-D with labels 0/1.
 n = 100
 X = torch.cat([torch.randn(n, 2) + torch.tensor([-2.0, 0.0]), torch.randn(n, 2) + torch.tensor([2.0, 0.0])])
 y = torch.cat([torch.zeros(n, dtype=torch.long), torch.ones(n, dtype=torch.long)])
 
-ds = TensorDataset(X, y)  # indexes every tensor along dim 0
+ds = TensorDataset(X, y)  # zh: 沿第 0 维索引每个张量 | en: indexes every tensor along dim 0
 print("len(ds):", len(ds))
 print("ds[0]:", ds[0])
 
@@ -20,7 +21,9 @@ g = torch.Generator().manual_seed(0)
 loader = DataLoader(ds, batch_size=32, shuffle=True, generator=g)
 print("batches per epoch:", len(loader))
 for i, (xb, yb) in enumerate(loader):
-    xb, yb = xb.to(device), yb.to(device)  # move each batch, not the whole dataset
+    # zh: 每次搬一个批量，而不是整个数据集
+    # en: Move each batch, not the whole dataset.
+    xb, yb = xb.to(device), yb.to(device)
     print(f"batch {i}: xb {tuple(xb.shape)} yb {tuple(yb.shape)} class-1 share {yb.float().mean():.2f}")
 
 # %%

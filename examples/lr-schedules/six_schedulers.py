@@ -8,20 +8,21 @@ EPOCHS = 50
 
 
 def val_loss(epoch):
-    # a fake validation loss: improves until epoch 14, then plateaus
+    # zh: 假的验证集损失：到第 14 个轮次一直改善，之后停滞
+    # en: A fake validation loss: improves until epoch 14, then plateaus.
     return max(0.3, 1.0 - 0.05 * epoch)
 
 
 def run(make_scheduler):
-    w = torch.zeros(1, requires_grad=True)  # a dummy parameter
+    w = torch.zeros(1, requires_grad=True)  # zh: 一个假参数 | en: a dummy parameter
     optimizer = torch.optim.SGD([w], lr=0.1)
     scheduler = make_scheduler(optimizer)
     lrs = []
     for epoch in range(EPOCHS):
-        lrs.append(optimizer.param_groups[0]["lr"])  # lr used in this epoch
-        optimizer.step()  # (a real loop trains here)
+        lrs.append(optimizer.param_groups[0]["lr"])  # zh: 这个轮次用的 lr | en: lr used in this epoch
+        optimizer.step()  # zh: （真实的循环在这里训练） | en: (a real loop trains here)
         if isinstance(scheduler, lr_scheduler.ReduceLROnPlateau):
-            scheduler.step(val_loss(epoch))  # needs the monitored metric
+            scheduler.step(val_loss(epoch))  # zh: 需要被监控的指标 | en: needs the monitored metric
         else:
             scheduler.step()
     return lrs

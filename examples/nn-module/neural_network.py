@@ -3,7 +3,7 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = "cuda" if torch.cuda.is_available() else "cpu"
+device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
 
 
 class NeuralNetwork(nn.Module):
@@ -28,8 +28,8 @@ model = NeuralNetwork().to(device)
 print(model)
 
 # %%
-x = torch.rand(3, 28, 28, device=device)  # a batch of 3 fake 28x28 images
-logits = model(x)  # call the module, not model.forward(x)
+x = torch.rand(3, 28, 28, device=device)  # zh: 一批 3 张假的 28x28 图像 | en: a batch of 3 fake 28x28 images
+logits = model(x)  # zh: 调用模块本身，不要写 model.forward(x) | en: call the module, not model.forward(x)
 print("x.shape:", x.shape)
 print("flattened:", model.flatten(x).shape)
 print("logits.shape:", logits.shape)

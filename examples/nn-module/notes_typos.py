@@ -1,7 +1,7 @@
 # %%
 from torch import nn
 
-for name in ["Liner", "ReLu", "flatten"]:  # spellings used in the notes
+for name in ["Liner", "ReLu", "flatten"]:  # zh: 笔记里的拼写 | en: spellings used in the notes
     try:
         getattr(nn, name)
     except AttributeError as e:

@@ -6,7 +6,7 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = "cuda" if torch.cuda.is_available() else "cpu"
+device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
 x = torch.randn(64, 4, device=device)
 y = x @ torch.tensor([[1.0], [-2.0], [0.5], [3.0]], device=device)
 
@@ -44,13 +44,13 @@ torch.save(
 )
 print("checkpoint saved after epoch", epoch)
 
-for _ in range(5, 10):  # the uninterrupted run, for reference
+for _ in range(5, 10):  # zh: 不中断的训练，作为参照 | en: the uninterrupted run, for reference
     train_epoch(model, optimizer)
 reference = model.weight.detach().clone()
 
 # %%
-model, optimizer = make()  # a fresh process would start here
-checkpoint = torch.load(path)  # plain dict of tensors and numbers: weights_only is fine
+model, optimizer = make()  # zh: 新的进程会从这里开始 | en: a fresh process would start here
+checkpoint = torch.load(path, weights_only=True)  # zh: 只有张量和数字的字典 | en: a plain dict of tensors and numbers
 model.load_state_dict(checkpoint["model_state_dict"])
 optimizer.load_state_dict(checkpoint["optimizer_state_dict"])
 start = checkpoint["epoch"] + 1
@@ -61,7 +61,8 @@ for _ in range(start, 10):
 print("matches the uninterrupted run:", torch.allclose(model.weight, reference))
 
 # %%
-# without the optimizer state the momentum buffers restart from zero
+# zh: 不恢复优化器状态，动量缓冲区从零开始
+# en: Without the optimizer state the momentum buffers restart from zero.
 model, optimizer = make()
 model.load_state_dict(checkpoint["model_state_dict"])
 for _ in range(start, 10):
@@ -69,8 +70,9 @@ for _ in range(start, 10):
 print("model only, matches:", torch.allclose(model.weight, reference))
 
 # %%
-# map_location: load tensors saved on any device straight onto the CPU (or onto `device`)
-cpu_ckpt = torch.load(path, map_location="cpu")
+# zh: map_location：把在任何设备上保存的张量直接加载到 CPU（或 device）上
+# en: map_location: load tensors saved on any device straight onto the CPU (or onto `device`).
+cpu_ckpt = torch.load(path, map_location="cpu", weights_only=True)
 print("weight device:", cpu_ckpt["model_state_dict"]["weight"].device)
 cpu_model = nn.Linear(4, 1)
 cpu_model.load_state_dict(cpu_ckpt["model_state_dict"])

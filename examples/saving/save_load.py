@@ -20,35 +20,49 @@ torch.save(model.state_dict(), path)
 print("files:", os.listdir(tmpdir.name))
 
 # %%
-model2 = make_model()  # build the same architecture first, then fill in the weights
-result = model2.load_state_dict(torch.load(path))
+# zh: 先建好同样的结构，再填入权重
+# en: Build the same architecture first, then fill in the weights.
+model2 = make_model()
+result = model2.load_state_dict(torch.load(path, weights_only=True))
 print("load_state_dict returned:", result)
-model2.eval()  # for inference (matters for dropout / batch norm)
+model2.eval()  # zh: 用于推理（影响 dropout / batch norm） | en: for inference (matters for dropout / batch norm)
 
 x = torch.randn(3, 4)
 print("same outputs:", torch.equal(model(x), model2(x)))
 
-# %%
-# the whole pickled module is NOT plain weights: the default weights_only=True refuses it
+# %% raises="UnpicklingError"
+# zh: 整个被 pickle 的模块不是单纯的权重：weights_only=True 拒绝加载
+# en: A whole pickled module is not plain weights: weights_only=True refuses it.
 whole = os.path.join(tmpdir.name, "whole_model.pth")
 torch.save(model, whole)
-try:
-    torch.load(whole)
-except Exception as e:
-    print("exception:", type(e).__name__)
-    for line in str(e).splitlines():
-        if "PyTorch 2.6" in line or "WeightsUnpickler" in line:
-            print("  ", line.strip().split(". ")[0])
+torch.load(whole, weights_only=True)
 
-# only for files you trust: weights_only=False runs arbitrary pickle code
+
+# %%
+# zh: 为什么要拒绝：反序列化 pickle 可以调用任意函数。这个对象在加载时会调用 print，
+# zh: 换成 os.system 也一样能执行
+# en: Why refuse: unpickling can call any function. This object calls print when loaded;
+# en: os.system would run just as well.
+class Payload:
+    def __reduce__(self):
+        return (print, ("arbitrary code ran while loading!",))
+
+
+evil = os.path.join(tmpdir.name, "evil.pth")
+torch.save(Payload(), evil)
+loaded = torch.load(evil, weights_only=False)
+print("torch.load returned:", loaded)
+
+# %% raises="UnpicklingError"
+torch.load(evil, weights_only=True)  # zh: 不执行，直接拒绝 | en: refused, nothing runs
+
+# %%
+# zh: 只对完全信任的文件用 weights_only=False
+# en: weights_only=False only for files you fully trust.
 loaded = torch.load(whole, weights_only=False)
 print("loaded type:", type(loaded).__name__)
 
-# %%
-# a mismatched architecture fails loudly (strict=True by default)
-try:
-    nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 2)).load_state_dict(torch.load(path))
-except RuntimeError as e:
-    print("RuntimeError:", str(e).splitlines()[0])
-    print(str(e).splitlines()[1].strip())
-tmpdir.cleanup()
+# %% raises="RuntimeError"
+# zh: 结构不匹配会明确报错（默认 strict=True）
+# en: A mismatched architecture fails loudly (strict=True by default).
+nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 2)).load_state_dict(torch.load(path, weights_only=True))

@@ -11,9 +11,10 @@ for key, value in sd.items():
     print(f"{key:28s} {tuple(value.shape)}")
 
 # %%
-# buffers (BatchNorm running statistics) are saved too, although they are not parameters
+# zh: 缓冲区（BatchNorm 的滑动统计量）也会保存，尽管它们不是参数
+# en: Buffers (BatchNorm running statistics) are saved too, although they are not parameters.
 print("parameters:", len(list(model.parameters())), " state_dict entries:", len(sd))
-print("requires_grad in state_dict:", sd["0.weight"].requires_grad)  # detached tensors
+print("requires_grad in state_dict:", sd["0.weight"].requires_grad)  # zh: 已分离的张量 | en: detached tensors
 print("shares memory with the model:", sd["0.weight"].data_ptr() == model[0].weight.data_ptr())
 
 # %%
@@ -28,5 +29,5 @@ optimizer.step()
 osd = optimizer.state_dict()
 print("keys:", list(osd.keys()))
 print("state entries:", len(osd["state"]), " per entry:", list(osd["state"][0].keys()))
-print("param_groups[0]['params']:", osd["param_groups"][0]["params"])  # indices, not tensors
+print("param_groups[0]['params']:", osd["param_groups"][0]["params"])  # zh: 下标，不是张量 | en: indices, not tensors
 print("lr:", osd["param_groups"][0]["lr"], " momentum:", osd["param_groups"][0]["momentum"])

@@ -12,16 +12,17 @@ print("keys:", list(group.keys()))
 print("lr:", group["lr"], " momentum:", group["momentum"], " tensors:", len(group["params"]))
 
 # %%
-for g in optimizer.param_groups:  # change the learning rate by hand
+for g in optimizer.param_groups:  # zh: 手动改学习率 | en: change the learning rate by hand
     g["lr"] = 0.01
 print("new lr:", optimizer.param_groups[0]["lr"])
 
 # %%
-# one group per part of the model, each with its own lr
+# zh: 模型每部分一个组，各有自己的 lr
+# en: One group per part of the model, each with its own lr.
 optimizer = torch.optim.SGD(
     [
         {"params": model[0].parameters(), "lr": 1e-3},
-        {"params": model[2].parameters()},  # falls back to the default lr
+        {"params": model[2].parameters()},  # zh: 沿用默认的 lr | en: falls back to the default lr
     ],
     lr=0.1,
 )
@@ -29,4 +30,4 @@ for i, g in enumerate(optimizer.param_groups):
     print(f"group {i}: lr={g['lr']} shapes={[tuple(p.shape) for p in g['params']]}")
 
 # %% raises="TypeError"
-optimizer.param_groups()  # as written in the notes
+optimizer.param_groups()  # zh: 笔记里的写法 | en: as written in the notes

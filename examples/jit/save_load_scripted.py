@@ -6,10 +6,11 @@ import warnings
 import torch
 from torch import nn
 
-# the DeprecationWarning shown in script_vs_trace.py is silenced here
+# zh: script_vs_trace.py 里展示过的 DeprecationWarning，这里不再显示
+# en: the DeprecationWarning shown in script_vs_trace.py is silenced here
 warnings.filterwarnings("ignore", category=DeprecationWarning, module="torch.jit")
 torch.manual_seed(0)
-device = "cuda" if torch.cuda.is_available() else "cpu"
+device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
 
 
 class Gate(nn.Module):
@@ -19,7 +20,7 @@ class Gate(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         y = self.lin(x)
-        if y.mean() > 0:  # kept by scripting
+        if y.mean() > 0:  # zh: script 会保留这个分支 | en: kept by scripting
             y = torch.relu(y)
         return y
 
@@ -33,7 +34,7 @@ print(scripted.code)
 x = torch.randn(3, 4, device=device)
 with tempfile.TemporaryDirectory() as tmp:
     path = os.path.join(tmp, "gate_scripted.pt")
-    scripted.save(path)  # code + weights in one archive
+    scripted.save(path)  # zh: 代码和权重存进同一个文件 | en: code + weights in one archive
     loaded = torch.jit.load(path, map_location=device)
 
 print("loaded type:", type(loaded).__name__)

@@ -44,3 +44,29 @@ loss.backward()
 h.remove()
 print("first-layer grad scaled by 0.5:",
       torch.allclose(model[0].weight.grad, 0.5 * g_plain))
+
+# %%
+import warnings
+
+# zh: 输入不需要梯度时，第一层的 grad_input 是 (None,)，还有一条 UserWarning
+# en: When the input needs no gradient, the first layer's grad_input is (None,), with a UserWarning.
+seen = []
+h = model[0].register_full_backward_hook(lambda m, gin, gout: seen.append(gin))
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    nn.functional.mse_loss(model(x.detach()), target).backward()
+h.remove()
+print("grad_input of layer 0:", seen[0])
+for w in caught:
+    print(f"{w.category.__name__}: {w.message}")
+
+# %%
+# zh: 旧接口 register_backward_hook 挂在包含多个运算的模块上：FutureWarning
+# en: The old register_backward_hook on a module with several operations: a FutureWarning.
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    h = model.register_backward_hook(lambda m, gin, gout: None)
+    nn.functional.mse_loss(model(x), target).backward()
+h.remove()
+for w in caught:
+    print(f"{w.category.__name__}: {w.message}")

@@ -9,15 +9,17 @@ from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 torch.manual_seed(0)
-device = "cuda" if torch.cuda.is_available() else "cpu"
+device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
 if device == "cpu":
-    torch.set_num_threads(1)  # tiny model: extra CPU threads cost more than they save
+    torch.set_num_threads(1)  # zh: 模型很小：多开 CPU 线程得不偿失 | en: tiny model: extra CPU threads cost more than they save
 digits = load_digits()
 X = torch.tensor(digits.images / 16.0, dtype=torch.float32).unsqueeze(1)
 y = torch.tensor(digits.target, dtype=torch.long)
-X_train, X_test, y_train, y_test = train_test_split(
-    X, y, test_size=0.2, random_state=0, stratify=y)
-train_loader = DataLoader(TensorDataset(X_train, y_train), batch_size=64, shuffle=True)
+X_rest, X_test, y_rest, y_test = train_test_split(X, y, test_size=0.15, random_state=0, stratify=y)
+X_train, X_val, y_train, y_val = train_test_split(
+    X_rest, y_rest, test_size=len(y_test), random_state=0, stratify=y_rest)
+train_loader = DataLoader(TensorDataset(X_train, y_train), batch_size=64, shuffle=True,
+                          generator=torch.Generator().manual_seed(0))  # zh: 打乱顺序可以复现 | en: reproducible shuffling
 
 
 def build_model():
@@ -30,6 +32,8 @@ def build_model():
     ).to(device)
 
 
+# zh: 和上一个示例同样的种子、数据和 20 个轮次，得到同样的权重
+# en: Same seed, data and 20 epochs as the previous example: the same weights.
 model = build_model()
 optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
 for _ in range(20):
@@ -59,7 +63,7 @@ for i in wrong[:5].tolist():
 import matplotlib.pyplot as plt
 
 mistakes = wrong[:4]
-show = torch.cat([torch.arange(16 - len(mistakes)), mistakes])  # first digits + up to 4 mistakes
+show = torch.cat([torch.arange(16 - len(mistakes)), mistakes])  # zh: 前几张图加上最多 4 个错例 | en: first digits + up to 4 mistakes
 fig, axes = plt.subplots(2, 8, figsize=(6, 2.4))
 for ax, i in zip(axes.flat, show.tolist(), strict=True):
     ok = pred[i] == y_test[i]
@@ -79,7 +83,7 @@ with tempfile.TemporaryDirectory() as tmp:
     path = os.path.join(tmp, "digits_cnn.pt")
     torch.save(model.state_dict(), path)
     print("saved", os.path.basename(path), f"({os.path.getsize(path) // 1024} KiB)")
-    reloaded = build_model()  # same architecture, fresh random weights
+    reloaded = build_model()  # zh: 同样的结构，新的随机权重 | en: same architecture, fresh random weights
     reloaded.load_state_dict(torch.load(path, map_location=device, weights_only=True))
 
 pred2 = predict(reloaded, X_test)

@@ -9,12 +9,14 @@ features = nn.Sequential(
     nn.Flatten(),
 )
 # %% raises="RuntimeError"
-# the guess in the exercise: 256 inputs
+# zh: 练习里猜的 256 个输入
+# en: the guess in the exercise: 256 inputs
 model = nn.Sequential(features, nn.Linear(256, 10))
 model(torch.zeros(2, 1, 28, 28))
 
 # %%
-# feed one dummy image and read the size off the result
+# zh: 送入一张假图像，从结果读出大小
+# en: feed one dummy image and read the size off the result
 n = features(torch.zeros(1, 1, 28, 28)).shape[1]
 print("flattened features:", n, "=", 32, "x", 4, "x", 4)
 
@@ -22,7 +24,8 @@ model = nn.Sequential(features, nn.Linear(n, 10))
 print("output:", tuple(model(torch.zeros(2, 1, 28, 28)).shape))
 
 # %%
-# or let the layer find out on the first call
+# zh: 或者让层在第一次调用时自己推断
+# en: or let the layer find out on the first call
 lazy = nn.Sequential(features, nn.LazyLinear(10))
 lazy(torch.zeros(2, 1, 28, 28))
 print(lazy[1])

@@ -23,14 +23,14 @@ for step in range(50):
     optimizer.step()
     if step % 10 == 0:
         writer.add_histogram("weight", model.weight, step)
-writer.close()  # flushes the event file to disk
+writer.close()  # zh: 把事件文件写到磁盘 | en: flushes the event file to disk
 
 # %%
 from pathlib import Path
 
 print("files:", [p.name.split(".")[0] for p in Path(tmp.name).iterdir()])
 acc = EventAccumulator(tmp.name)
-acc.Reload()  # parse the event file
+acc.Reload()  # zh: 解析事件文件 | en: parse the event file
 print("scalar tags:", acc.Tags()["scalars"])
 print("histogram tags:", acc.Tags()["histograms"])
 events = acc.Scalars("loss/train")

@@ -6,7 +6,7 @@ import torch
 from torch import nn
 
 
-class Normalise(nn.Module):  # the module from the exercise: export fails on its `if`
+class Normalise(nn.Module):  # zh: 练习里的模块：导出在它的 `if` 上失败 | en: the module from the exercise: export fails on its `if`
     def forward(self, x):
         peak = x.abs().max()
         if peak > 1:
@@ -14,13 +14,13 @@ class Normalise(nn.Module):  # the module from the exercise: export fails on its
         return x
 
 
-class NormaliseCond(nn.Module):  # both branches go into the graph
+class NormaliseCond(nn.Module):  # zh: 两个分支都进入计算图 | en: both branches go into the graph
     def forward(self, x):
         peak = x.abs().max()
         return torch.cond(peak > 1, lambda t, p: t / p, lambda t, p: t.clone(), (x, peak))
 
 
-class NormaliseBranchless(nn.Module):  # no branch at all: dividing by max(peak, 1)
+class NormaliseBranchless(nn.Module):  # zh: 完全不用分支：除以 max(peak, 1) | en: no branch at all: dividing by max(peak, 1)
     def forward(self, x):
         return x / x.abs().max().clamp(min=1)
 

@@ -7,12 +7,13 @@ from sklearn.datasets import load_digits
 from torch import nn
 
 torch.manual_seed(0)
-torch.set_num_threads(1)  # tiny model: extra CPU threads cost more than they save
+torch.set_num_threads(1)  # zh: 模型很小：多开 CPU 线程得不偿失 | en: tiny model: extra CPU threads cost more than they save
 digits = load_digits()
-X = torch.tensor(digits.images / 16.0, dtype=torch.float32).unsqueeze(1)  # (N, 1, 8, 8)
+X = torch.tensor(digits.images / 16.0, dtype=torch.float32).unsqueeze(1)  # zh: 形状 (N, 1, 8, 8) | en: (N, 1, 8, 8)
 y = torch.tensor(digits.target)
 
-# the capstone's CNN, trained briefly so that its predictions mean something
+# zh: 综合实战的卷积网络，简单训练几轮，让预测有意义
+# en: the capstone's CNN, trained briefly so that its predictions mean something
 model = nn.Sequential(
     nn.Conv2d(1, 8, kernel_size=3, padding=1), nn.ReLU(),
     nn.Conv2d(8, 16, kernel_size=3, padding=1), nn.ReLU(),
@@ -36,13 +37,14 @@ print(type(ep).__name__)
 print(ep)
 
 # %%
-exported = ep.module()  # an nn.Module that runs the graph
+exported = ep.module()  # zh: 一个运行这张图的 nn.Module | en: an nn.Module that runs the graph
 with torch.inference_mode():
     print("same logits:", torch.equal(exported(example), model(example)))
     print("predictions:", exported(example).argmax(1).tolist(), " labels:", y[:4].tolist())
 
 # %% raises="AssertionError"
-# the batch size 4 of the example input became part of the program
+# zh: 示例输入的批量大小 4 成了程序的一部分
+# en: the batch size 4 of the example input became part of the program
 exported(X[:5])
 
 # %%
@@ -62,6 +64,6 @@ with tempfile.TemporaryDirectory() as tmp:
     path = os.path.join(tmp, "digits_cnn.pt2")
     torch.export.save(ep, path)
     print("saved", os.path.basename(path), f"({os.path.getsize(path) // 1024} KiB)")
-    reloaded = torch.export.load(path)  # no Python class needed to load it
+    reloaded = torch.export.load(path)  # zh: 加载时不需要 Python 类 | en: no Python class needed to load it
 with torch.inference_mode():
     print("reloaded, same logits:", torch.equal(reloaded.module()(X[:8]), model(X[:8])))

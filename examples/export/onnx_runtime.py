@@ -12,8 +12,8 @@ import torch
 from sklearn.datasets import load_digits
 from torch import nn
 
-logging.getLogger("torch").setLevel(logging.ERROR)  # the exporter logs a line per optional op it skips
-warnings.filterwarnings("ignore", message=".*LeafSpec.*", category=FutureWarning)  # raised inside torch
+logging.getLogger("torch").setLevel(logging.ERROR)  # zh: 导出器每跳过一个可选算子就打印一行日志 | en: the exporter logs a line per optional op it skips
+warnings.filterwarnings("ignore", message=".*LeafSpec.*", category=FutureWarning)  # zh: 在 torch 内部抛出 | en: raised inside torch
 torch.manual_seed(0)
 torch.set_num_threads(1)
 digits = load_digits()
@@ -40,7 +40,7 @@ tmp = tempfile.TemporaryDirectory()
 path = os.path.join(tmp.name, "digits_cnn.onnx")
 onnx_program = torch.onnx.export(
     model, (X[:4],), path,
-    dynamo=True,  # goes through torch.export
+    dynamo=True,  # zh: 经由 torch.export | en: goes through torch.export
     input_names=["image"], output_names=["logits"],
     dynamic_shapes=({0: "batch"},),
     verbose=False,

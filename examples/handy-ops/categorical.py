@@ -3,7 +3,7 @@ import torch
 from torch.distributions import Categorical
 
 torch.manual_seed(0)
-device = "cuda" if torch.cuda.is_available() else "cpu"
+device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
 probs = torch.tensor([0.1, 0.2, 0.3, 0.4], device=device)
 dist = Categorical(probs=probs)
 actions = dist.sample((8,))
@@ -13,7 +13,8 @@ print("log(probs[actions]):", probs[actions].log())
 print("entropy:", dist.entropy())
 
 # %%
-# A batch of distributions (one per row); unnormalised weights are rescaled.
+# zh: 一批分布（每行一个）；没有归一化的权重会按行缩放
+# en: A batch of distributions (one per row); unnormalised weights are rescaled.
 batch = Categorical(probs=torch.tensor([[1.0, 1.0, 2.0],
                                         [0.0, 5.0, 5.0]], device=device))
 print("normalised probs:\n", batch.probs)
@@ -38,4 +39,4 @@ fig.tight_layout()
 plt.show()
 
 # %% raises="AttributeError"
-dist = torch.distributions.Categorial(probs=probs)  # the notes' spelling
+dist = torch.distributions.Categorial(probs=probs)  # zh: 笔记里的拼写 | en: the notes' spelling

@@ -3,7 +3,7 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = "cuda" if torch.cuda.is_available() else "cpu"
+device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
 model = nn.Sequential(
     nn.Linear(4, 8),
     nn.ReLU(),
@@ -36,7 +36,8 @@ model(x)
 print("captured after remove():", len(activations))
 
 # %%
-# A forward pre-hook sees (and may replace) the inputs before forward() runs.
+# zh: 前向预钩子在 forward() 之前拿到输入，也可以替换它
+# en: A forward pre-hook sees (and may replace) the inputs before forward() runs.
 def zero_input(module, inputs):
     (inp,) = inputs
     print("pre-hook got input of shape", tuple(inp.shape))
@@ -50,7 +51,8 @@ print("output with hooked input:\n", y)
 print("same as model(zeros):", torch.allclose(y, model(torch.zeros_like(x))))
 
 # %%
-# A forward hook that returns a value replaces the module's output.
+# zh: 前向钩子返回一个值，就会替换模块的输出
+# en: A forward hook that returns a value replaces the module's output.
 h = model[1].register_forward_hook(lambda m, inp, out: out.clamp(max=0.1))
 print("max activation after ReLU with hook:", model[:2](x).max().item())
 h.remove()

@@ -1,9 +1,9 @@
 # %%
 import torch
 
-device = "cuda" if torch.cuda.is_available() else "cpu"
+device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
 x = torch.tensor([1.0, 2.0, 3.0], device=device, requires_grad=True)
-y = x * 2  # intermediate (non-leaf) tensor: its .grad is not kept
+y = x * 2  # zh: 中间结果（非叶子节点），不保留 .grad | en: intermediate (non-leaf) tensor: its .grad is not kept
 z = (y ** 2).sum()
 
 
@@ -18,7 +18,8 @@ print("x.grad:", x.grad)
 handle.remove()
 
 # %%
-# A hook may return a new tensor: it replaces the gradient.
+# zh: 钩子可以返回一个新张量，用它替换原梯度
+# en: A hook may return a new tensor: it replaces the gradient.
 x = torch.tensor([1.0, 2.0, 3.0], device=device, requires_grad=True)
 h = x.register_hook(lambda g: g.clamp(max=5.0))
 (x ** 3).sum().backward()
@@ -26,7 +27,8 @@ print("3 * x**2         :", 3 * x.detach() ** 2)
 print("x.grad (clamped) :", x.grad)
 
 # %%
-# handle.remove() detaches the hook again
+# zh: handle.remove() 把钩子摘掉
+# en: handle.remove() detaches the hook again
 h.remove()
 x.grad = None
 (x ** 3).sum().backward()

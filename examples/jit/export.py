@@ -6,7 +6,7 @@ import torch
 from torch import nn
 
 torch.manual_seed(0)
-device = "cuda" if torch.cuda.is_available() else "cpu"
+device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
 
 
 class Small(nn.Module):
@@ -25,7 +25,7 @@ print(ep.graph_module.code.strip())
 print(ep.graph_signature)
 
 # %%
-runnable = ep.module()  # an nn.Module again
+runnable = ep.module()  # zh: 又是一个 nn.Module | en: an nn.Module again
 print("same output:", torch.allclose(runnable(x), model(x)))
 with tempfile.TemporaryDirectory() as tmp:
     path = os.path.join(tmp, "small.pt2")
@@ -35,7 +35,8 @@ print("reloaded same output:", torch.allclose(reloaded.module()(x), model(x)))
 
 
 # %%
-# A Python `if` on tensor values cannot be exported; torch.cond keeps both branches.
+# zh: 依赖张量数值的 Python `if` 无法导出；torch.cond 把两个分支都记录下来
+# en: A Python `if` on tensor values cannot be exported; torch.cond keeps both branches.
 class Branchy(nn.Module):
     def forward(self, x):
         return torch.cond(x.sum() > 0, lambda t: t * 2, lambda t: -t, (x,))

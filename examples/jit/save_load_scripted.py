@@ -6,10 +6,11 @@ import warnings
 import torch
 from torch import nn
 
-# the DeprecationWarning shown in script_vs_trace.py is silenced here
+# zh: script_vs_trace.py 里展示过的 torch.jit.script 的 DeprecationWarning，这里不再显示
+# en: The DeprecationWarning of torch.jit.script, shown in script_vs_trace.py, is silenced here.
 warnings.filterwarnings("ignore", category=DeprecationWarning, module="torch.jit")
 torch.manual_seed(0)
-device = "cuda" if torch.cuda.is_available() else "cpu"
+device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
 
 
 class Gate(nn.Module):
@@ -19,7 +20,7 @@ class Gate(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         y = self.lin(x)
-        if y.mean() > 0:  # kept by scripting
+        if y.mean() > 0:  # zh: script 会保留这个分支 | en: kept by scripting
             y = torch.relu(y)
         return y
 
@@ -31,10 +32,15 @@ print(scripted.code)
 
 # %%
 x = torch.randn(3, 4, device=device)
-with tempfile.TemporaryDirectory() as tmp:
+with tempfile.TemporaryDirectory() as tmp, warnings.catch_warnings(record=True) as caught:
+    # zh: 这里把 save 和 load 的弃用警告记录下来
+    # en: Record the deprecation warnings of save and load here.
+    warnings.simplefilter("always", DeprecationWarning)
     path = os.path.join(tmp, "gate_scripted.pt")
-    scripted.save(path)  # code + weights in one archive
+    torch.jit.save(scripted, path)  # zh: 代码和权重存进同一个文件 | en: code + weights in one archive
     loaded = torch.jit.load(path, map_location=device)
 
+for w in caught:
+    print(f"{w.category.__name__}: {w.message}")
 print("loaded type:", type(loaded).__name__)
 print("same output as eager model:", torch.allclose(loaded(x), model(x)))

@@ -3,11 +3,11 @@ import warnings
 
 import torch
 
-device = "cuda" if torch.cuda.is_available() else "cpu"
+device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
 
 
 def f(x):
-    if x.sum() > 0:  # data-dependent control flow
+    if x.sum() > 0:  # zh: 依赖数据的控制流 | en: data-dependent control flow
         return x * 2
     return -x
 
@@ -26,7 +26,7 @@ show_warnings(caught)
 
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    traced = torch.jit.trace(f, torch.ones(3, device=device))  # example input: sum > 0
+    traced = torch.jit.trace(f, torch.ones(3, device=device))  # zh: 示例输入：sum > 0 | en: example input: sum > 0
 print("warnings from torch.jit.trace:")
 show_warnings(caught)
 

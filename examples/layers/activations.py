@@ -8,10 +8,12 @@ for act in [nn.ReLU(), nn.LeakyReLU(0.1), nn.Sigmoid(), nn.Tanh(), nn.GELU(), nn
     print(f"{type(act).__name__:10s}", act(x).round(decimals=3))
 
 # %%
-# the functional forms compute the same thing, without a module
+# zh: 函数形式算的是同样的结果，不需要模块
+# en: the functional forms compute the same thing, without a module
 print(torch.equal(torch.relu(x), nn.ReLU()(x)), torch.equal(nn.functional.gelu(x), nn.GELU()(x)))
 
-# Softmax needs a dim: each row of the output sums to 1
+# zh: Softmax 要指定 dim：输出的每一行加起来等于 1
+# en: Softmax needs a dim: each row of the output sums to 1
 logits = torch.tensor([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])
 probs = nn.Softmax(dim=1)(logits)
 print(probs)

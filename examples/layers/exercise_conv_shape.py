@@ -8,10 +8,10 @@ def conv_out(size, kernel, stride=1, padding=0, dilation=1):
 
 
 h = 64
-h = conv_out(h, 5, stride=2, padding=2)  # Conv2d(3, 16, 5, stride=2, padding=2)
-h = conv_out(h, 2, stride=2)  # MaxPool2d(2)
-h = conv_out(h, 3)  # Conv2d(16, 32, 3)
-h = conv_out(h, 2, stride=2)  # MaxPool2d(2)
+h = conv_out(h, 5, stride=2, padding=2)  # zh: Conv2d(3, 16, 5, stride=2, padding=2) 之后 | en: Conv2d(3, 16, 5, stride=2, padding=2)
+h = conv_out(h, 2, stride=2)  # zh: MaxPool2d(2) 之后 | en: MaxPool2d(2)
+h = conv_out(h, 3)  # zh: Conv2d(16, 32, 3) 之后 | en: Conv2d(16, 32, 3)
+h = conv_out(h, 2, stride=2)  # zh: MaxPool2d(2) 之后 | en: MaxPool2d(2)
 in_features = 32 * h * h
 print("H = W =", h, " in_features =", in_features)
 

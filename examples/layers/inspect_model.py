@@ -21,12 +21,14 @@ model = SmallCNN()
 print(model)
 
 # %%
-# every submodule, recursively, with its dotted name ("" is the model itself)
+# zh: 递归列出每个子模块和它带点的名字（"" 是模型本身）
+# en: every submodule, recursively, with its dotted name ("" is the model itself)
 for name, module in model.named_modules():
     print(f"{name or '(root)':14s} {type(module).__name__}")
 
 # %%
-# shapes between layers: feed a dummy batch through, one child at a time
+# zh: 层与层之间的形状：让一个假批量逐个经过子模块
+# en: shapes between layers: feed a dummy batch through, one child at a time
 x = torch.zeros(2, 1, 28, 28)
 for layer in [*model.features, *model.classifier]:
     x = layer(x)
@@ -35,5 +37,6 @@ for layer in [*model.features, *model.classifier]:
 # %%
 from torchinfo import summary
 
-# torchinfo runs a forward pass and reports each layer's output shape and parameter count
+# zh: torchinfo 跑一次前向传播，报告每层的输出形状和参数量
+# en: torchinfo runs a forward pass and reports each layer's output shape and parameter count
 print(summary(model, input_size=(2, 1, 28, 28), col_names=("output_size", "num_params"), verbose=0))

@@ -4,7 +4,7 @@ from torch import nn
 
 torch.manual_seed(0)
 x = torch.randn(256, 10)
-y = torch.sin(x[:, :1] * 2) + 0.5 * x[:, 1:2]  # a smooth nonlinear target
+y = torch.sin(x[:, :1] * 2) + 0.5 * x[:, 1:2]  # zh: 一个光滑的非线性目标函数 | en: a smooth nonlinear target
 init = nn.Sequential(nn.Linear(10, 64), nn.Tanh(), nn.Linear(64, 1))
 
 histories = {}
@@ -16,7 +16,7 @@ settings = {
 }
 for name, make in settings.items():
     model = nn.Sequential(nn.Linear(10, 64), nn.Tanh(), nn.Linear(64, 1))
-    model.load_state_dict(init.state_dict())  # the same starting point for every optimizer
+    model.load_state_dict(init.state_dict())  # zh: 每个优化器从同一个起点出发 | en: the same starting point for every optimizer
     optimizer = make(model.parameters())
     losses = []
     for _ in range(300):

@@ -8,7 +8,7 @@ def my_clip_grad_norm(parameters, max_norm):
     total = torch.sqrt(sum((g**2).sum() for g in grads))
     if total > max_norm:
         for g in grads:
-            g.mul_(max_norm / (total + 1e-6))  # in place, like the real one
+            g.mul_(max_norm / (total + 1e-6))  # zh: 就地修改，和 PyTorch 的实现一样 | en: in place, like the real one
     return total
 
 

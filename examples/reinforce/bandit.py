@@ -3,21 +3,23 @@ import numpy as np
 import torch
 from torch.distributions import Categorical
 
-# a 5-armed bandit: each arm pays 1 with its own probability, unknown to the agent
+# zh: 5 臂老虎机：每个臂以各自的概率给出奖励 1，智能体不知道这些概率
+# en: a 5-armed bandit: each arm pays 1 with its own probability, unknown to the agent
 pay = torch.tensor([0.2, 0.5, 0.8, 0.3, 0.6])
 
 
 def train(sign, steps=200, batch=32):
     torch.manual_seed(0)
-    logits = torch.zeros(5, requires_grad=True)  # the policy: one logit per arm
+    logits = torch.zeros(5, requires_grad=True)  # zh: 策略：每个臂一个 logit | en: the policy: one logit per arm
     optimizer = torch.optim.Adam([logits], lr=0.05)
     rewards, best = [], []
     for _ in range(steps):
         dist = Categorical(logits=logits)
         arms = dist.sample((batch,))
         reward = torch.bernoulli(pay[arms])
-        advantage = reward - reward.mean()  # a baseline: better or worse than usual
-        # gradient ASCENT on E[reward] = gradient descent on its negative
+        advantage = reward - reward.mean()  # zh: 基线：比平常好还是差 | en: a baseline: better or worse than usual
+        # zh: 对 E[reward] 做梯度上升，等于对它的相反数做梯度下降
+        # en: gradient ASCENT on E[reward] = gradient descent on its negative
         loss = sign * -(dist.log_prob(arms) * advantage).mean()
         optimizer.zero_grad()
         loss.backward()
@@ -28,7 +30,7 @@ def train(sign, steps=200, batch=32):
 
 
 rewards, best = train(sign=1)
-wrong_rewards, wrong_best = train(sign=-1)  # forgot the minus sign
+wrong_rewards, wrong_best = train(sign=-1)  # zh: 忘了负号 | en: forgot the minus sign
 print(f"minimise -log_prob*A: mean reward, last 20 steps {np.mean(rewards[-20:]):.3f}, P(best arm) {best[-1]:.3f}")
 print(f"minimise +log_prob*A: mean reward, last 20 steps {np.mean(wrong_rewards[-20:]):.3f}, P(best arm) {wrong_best[-1]:.3f}")
 

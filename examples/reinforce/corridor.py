@@ -8,17 +8,17 @@ from torch import nn
 from torch.distributions import Categorical
 
 torch.manual_seed(0)
-N, GOAL, MAX_STEPS, GAMMA = 6, 5, 20, 0.9  # cells 0..5; start at 0, the goal is cell 5
+N, GOAL, MAX_STEPS, GAMMA = 6, 5, 20, 0.9  # zh: 格子 0..5；从 0 出发，终点是 5 | en: cells 0..5; start at 0, the goal is cell 5
 
 
-def step(state, action):  # action 0 = left, 1 = right
+def step(state, action):  # zh: 动作 0 = 向左，1 = 向右 | en: action 0 = left, 1 = right
     state = min(max(state + (1 if action == 1 else -1), 0), N - 1)
     return state, (1.0 if state == GOAL else 0.0), state == GOAL
 
 
 def returns_to_go(rewards, gamma=GAMMA):
     g, out = 0.0, []
-    for r in reversed(rewards):  # G_t = r_t + gamma * G_{t+1}
+    for r in reversed(rewards):  # zh: 回报 G_t = r_t + gamma * G_{t+1} | en: G_t = r_t + gamma * G_{t+1}
         g = r + gamma * g
         out.append(g)
     return torch.tensor(out[::-1])
@@ -29,7 +29,7 @@ print("returns for rewards [0, 0, 0, 1]:", returns_to_go([0, 0, 0, 1]))
 # %%
 policy = nn.Sequential(nn.Linear(N, 16), nn.Tanh(), nn.Linear(16, 2))
 optimizer = torch.optim.Adam(policy.parameters(), lr=0.02)
-eye = torch.eye(N)  # one-hot encoding of the cell
+eye = torch.eye(N)  # zh: 格子的独热编码 | en: one-hot encoding of the cell
 lengths = []
 
 for episode in range(300):
@@ -45,10 +45,11 @@ for episode in range(300):
             break
     lengths.append(len(actions))
 
-    # one forward pass over the whole episode; gather picks each step's action
+    # zh: 整个回合只做一次前向传播；gather 取出每一步的动作
+    # en: one forward pass over the whole episode; gather picks each step's action
     log_probs = torch.log_softmax(policy(eye[states]), dim=1)
     taken = log_probs.gather(1, torch.tensor(actions).unsqueeze(1)).squeeze(1)
-    loss = -(taken * returns_to_go(rewards)).sum()  # minus: we want to go UP the return
+    loss = -(taken * returns_to_go(rewards)).sum()  # zh: 负号：我们要让回报上升 | en: minus: we want to go UP the return
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()

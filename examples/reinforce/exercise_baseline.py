@@ -4,7 +4,7 @@ from torch.distributions import Categorical
 
 torch.manual_seed(0)
 pay = torch.tensor([0.2, 0.5, 0.8, 0.3, 0.6])
-logits = torch.zeros(5, requires_grad=True)  # the uniform starting policy
+logits = torch.zeros(5, requires_grad=True)  # zh: 起始的均匀策略 | en: the uniform starting policy
 
 
 def gradient(baseline, batch=32):

@@ -11,14 +11,14 @@ optimizer = torch.optim.Adam([logits], lr=0.05)
 
 for step in range(200):
     probs = torch.softmax(logits, dim=0)
-    arms = np.random.choice(5, size=32, p=probs.detach().numpy())  # sampling outside autograd
+    arms = np.random.choice(5, size=32, p=probs.detach().numpy())  # zh: 采样不经过自动求导 | en: sampling outside autograd
     reward = torch.tensor(np.random.rand(32) < pay[arms], dtype=torch.float32)
     advantage = reward - reward.mean()
     arms = torch.from_numpy(arms)
-    log_probs = torch.log_softmax(logits, dim=0).expand(32, 5)  # one row per pull
+    log_probs = torch.log_softmax(logits, dim=0).expand(32, 5)  # zh: 每次拉杆一行 | en: one row per pull
     taken = log_probs.gather(1, arms.unsqueeze(1)).squeeze(1)
 
-    if step == 0:  # the same loss through Categorical.log_prob
+    if step == 0:  # zh: 用 Categorical.log_prob 算同样的损失 | en: the same loss through Categorical.log_prob
         check = -(Categorical(logits=logits).log_prob(arms) * advantage).mean()
         (g1,) = torch.autograd.grad(check, logits)
     loss = -(taken * advantage).mean()

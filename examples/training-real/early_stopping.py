@@ -12,9 +12,9 @@ from torch import nn
 from torch.utils.data import DataLoader, TensorDataset, random_split
 
 torch.manual_seed(0)
-device = torch.accelerator.current_accelerator() if torch.accelerator.is_available() else torch.device("cpu")
+device = torch.device(torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu")
 if device.type == "cpu":
-    torch.set_num_threads(1)  # tiny model: extra CPU threads cost more than they save
+    torch.set_num_threads(1)  # zh: 模型很小：多开 CPU 线程得不偿失 | en: tiny model: extra CPU threads cost more than they save
 digits = load_digits()
 dataset = TensorDataset(torch.tensor(digits.data / 16.0, dtype=torch.float32),
                         torch.tensor(digits.target, dtype=torch.long))
@@ -66,7 +66,7 @@ for epoch in range(1, 201):
     history["train"].append(total / n)
     history["val"].append(val_loss)
 
-    if val_loss < best_val:  # a new best: keep its weights on disk
+    if val_loss < best_val:  # zh: 新的最好结果：把权重存到磁盘上 | en: a new best: keep its weights on disk
         best_val, best_epoch, bad_epochs = val_loss, epoch, 0
         torch.save(model.state_dict(), best_path)
     else:
@@ -84,7 +84,8 @@ last_state = copy.deepcopy(model.state_dict())
 model.load_state_dict(torch.load(best_path, map_location=device, weights_only=True))
 print(f"val loss, last weights: {last_val:.4f}   best checkpoint reloaded: {evaluate(model, val_loader)[0]:.4f}")
 
-# the test set is used once, at the very end, with the chosen weights
+# zh: 测试集只用一次：在最后，用选定的权重
+# en: the test set is used once, at the very end, with the chosen weights
 test_loss, test_acc = evaluate(model, test_loader)
 print(f"test loss {test_loss:.4f}  test accuracy {test_acc:.3f}")
 tmp.cleanup()

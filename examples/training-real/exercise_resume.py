@@ -21,12 +21,14 @@ def train(model, optimizer, steps):
         optimizer.step()
 
 
-# 10 steps in one go
+# zh: 一口气训练 10 步
+# en: 10 steps in one go
 model, optimizer = make()
 train(model, optimizer, 10)
 reference = model(x)
 
-# 5 steps, checkpoint, a "new process" that reloads it, 5 more steps
+# zh: 训练 5 步，存检查点，“新进程”加载它，再训练 5 步
+# en: 5 steps, checkpoint, a "new process" that reloads it, 5 more steps
 model, optimizer = make()
 train(model, optimizer, 5)
 with tempfile.TemporaryDirectory() as tmp:
@@ -40,7 +42,8 @@ train(model, optimizer, 10 - ckpt["step"])
 print("resumed == uninterrupted:", torch.equal(model(x), reference))
 
 # %%
-# reloading the model but not the optimizer restarts Adam's moments and step count
+# zh: 只加载模型、不加载优化器，Adam 的矩估计和步数就从头开始
+# en: reloading the model but not the optimizer restarts Adam's moments and step count
 model, optimizer = make()
 train(model, optimizer, 5)
 state = {k: v.clone() for k, v in model.state_dict().items()}

@@ -14,6 +14,12 @@ ROOT = Path(__file__).resolve().parent.parent
 MKDOCS = Path(sys.executable).with_name("mkdocs")
 
 
+def pytest_addoption(parser):
+    parser.addoption("--run-examples", choices=("changed", "all"), default="changed",
+                     help="changed (default): run the embedded examples whose stored record does not prove they "
+                          "run here (pytorch_notes.store.proof); all: run every one")
+
+
 @pytest.fixture
 def examples_dir(tmp_path: Path) -> Path:
     """An empty ``examples/`` folder; write files into ``<it>/<chapter>/<name>.py``."""

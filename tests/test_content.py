@@ -8,9 +8,10 @@ import pytest
 from pytorch_notes.capture.report import orphans
 from pytorch_notes.execute.supervise import run_example
 from pytorch_notes.pages import all_embeds, embed_mismatches, language_pages, missing_twins, orphan_examples
-from pytorch_notes.parse import discover_examples, parse_example, resolve_example
+from pytorch_notes.parse import ExampleError, discover_examples, parse_example, resolve_example
 from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES, display_path
-from pytorch_notes.store.records import freshness
+from pytorch_notes.store.proof import current_environment, unproved
+from pytorch_notes.store.records import StoreError, freshness
 from pytorch_notes.store.validate import machine_paths
 from pytorch_notes.twins import lags
 
@@ -82,10 +83,35 @@ def test_course_has_chapters_and_examples():
     assert len(language_pages(LANGUAGES[0])) >= 4 and len(EMBEDDED) >= 3
 
 
+def _examples_to_run(config) -> tuple[list[str], dict[str, str]]:
+    """(examples this session runs, {example: why it runs}); see pytorch_notes.store.proof."""
+    if config.getoption("--run-examples") == "all":
+        return EMBEDDED, dict.fromkeys(EMBEDDED, "--run-examples=all")
+    env = current_environment()
+    why = {}
+    for rel in EMBEDDED:
+        try:
+            reason = unproved(parse_example(resolve_example(rel)), env)
+        except (ExampleError, StoreError, OSError) as exc:
+            reason = str(exc)  # the run (or the freshness test) reports it
+        if reason:
+            why[rel] = reason
+    return sorted(why), why
+
+
+def pytest_generate_tests(metafunc):
+    if "example_to_run" in metafunc.fixturenames:
+        run, why = _examples_to_run(metafunc.config)
+        metafunc.parametrize("example_to_run", [pytest.param(rel, id=rel) for rel in run])
+    if "proved_example" in metafunc.fixturenames:
+        run, _ = _examples_to_run(metafunc.config)
+        metafunc.parametrize("proved_example", [rel for rel in EMBEDDED if rel not in set(run)] or [None])
+
+
 @pytest.mark.examples
-@pytest.mark.parametrize("rel", EMBEDDED)
-def test_embedded_example_runs_on_this_machine(rel):
-    """Each embedded example runs in a fresh process within its declared timeout."""
+def test_embedded_example_runs_on_this_machine(example_to_run):
+    """Each embedded example the store cannot vouch for runs in a fresh process within its declared timeout."""
+    rel = example_to_run
     ex = parse_example(resolve_example(rel))
     if ex.needs_cuda:
         import torch
@@ -93,3 +119,12 @@ def test_embedded_example_runs_on_this_machine(rel):
             pytest.skip(f"examples/{rel} needs CUDA; this machine has none")
     result = run_example(ex)
     assert result.ok, f"{result.location()}: {result.status}: {result.message}\n{result.process_output[-2000:]}"
+
+
+def test_examples_not_run_are_proved_by_their_records(proved_example):
+    """An example this session does not run has a fresh record of this machine's device kind, captured
+    with the same Python, torch, system and library versions (store.proof): re-running it would repeat it."""
+    if proved_example is None:
+        pytest.skip("every embedded example runs in this session")
+    ex = parse_example(resolve_example(proved_example))
+    assert unproved(ex, current_environment()) is None

@@ -12,8 +12,11 @@ b = torch.randn(n, n)
 
 def bench(a, b, repeats=5, sync=True):
     """Best wall-clock time of a @ b, in seconds."""
-    wait = torch.cuda.synchronize if (a.is_cuda and sync) else (lambda: None)
-    a @ b  # warm-up (the first CUDA call also initialises cuBLAS)
+    # zh: 加速器上的运算是异步的：计时前后要等它真正算完
+    # en: Work on an accelerator is asynchronous: wait for it to finish around the timing.
+    on_acc = a.device.type != "cpu"
+    wait = torch.accelerator.synchronize if (on_acc and sync) else (lambda: None)
+    a @ b  # zh: 预热（第一次调用还要初始化 cuBLAS 等库） | en: warm-up (the first call also initialises cuBLAS and the like)
     wait()
     best = float("inf")
     for _ in range(repeats):
@@ -21,19 +24,20 @@ def bench(a, b, repeats=5, sync=True):
         a @ b
         wait()
         best = min(best, time.perf_counter() - t0)
-    if a.is_cuda:
-        torch.cuda.synchronize()
+    if on_acc:
+        torch.accelerator.synchronize()
     return best
 
 
 # %% volatile=true
 timings = {"CPU": bench(a, b)}
-if torch.cuda.is_available():
-    a_gpu, b_gpu = a.cuda(), b.cuda()
-    timings["GPU"] = bench(a_gpu, b_gpu)
-    print(f"GPU without synchronize: {bench(a_gpu, b_gpu, sync=False) * 1e3:.3f} ms (launch only)")
+if torch.accelerator.is_available():
+    device = torch.accelerator.current_accelerator().type
+    a_acc, b_acc = a.to(device), b.to(device)
+    timings["GPU"] = bench(a_acc, b_acc)
+    print(f"GPU without synchronize: {bench(a_acc, b_acc, sync=False) * 1e3:.3f} ms (launch only)")
 else:
-    print("No GPU: timing the CPU only.")
+    print("No accelerator: timing the CPU only.")
 flops = 2 * n**3
 for name, t in timings.items():
     print(f"{name}: {t * 1e3:.3f} ms, {flops / t / 1e9:.1f} GFLOP/s")

@@ -2,6 +2,7 @@
 # both create or update the virtualenv from pyproject.toml + constraints.txt on first use.
 VENV    ?= .venv
 PY      := $(VENV)/bin/python
+UV      := $(VENV)/bin/uv
 STAMP   := $(VENV)/.installed-stamp
 ARGS    ?=
 export NO_MKDOCS_2_WARNING := 1
@@ -22,10 +23,12 @@ help:
 	@echo "make twins    - list pages whose translation lags (ARGS='sync tensors.md' records a pair as in step)"
 	@echo "make hooks    - install the pre-commit hooks (ruff, Chinese typesetting)"
 
+# uv installs the same constraints.txt several times faster than pip; scripts/pip_sources.py hands it
+# the package sources pip is configured with (uv does not read pip.conf).
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install -q --disable-pip-version-check --upgrade "pip>=25"
-	$(PY) -m pip install -q --disable-pip-version-check -c constraints.txt -e ".[dev]"
+	@test -x $(UV) || $(PY) -m pip install -q --disable-pip-version-check -c constraints.txt uv
+	$(UV) pip install -q --python $(PY) $$($(PY) scripts/pip_sources.py) -c constraints.txt -e ".[dev]"
 	@touch $(STAMP)
 
 serve: $(STAMP)

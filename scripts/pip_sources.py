@@ -5,7 +5,8 @@ The Makefile installs the virtualenv with uv, which is several times faster than
 machine whose pip points at a local folder of wheels (the CPU build of torch among them) uv would
 otherwise resolve torch from PyPI alone and download a CUDA build of several GB. This script asks pip
 (``python -m pip config list``, which merges the files and the environment) and prints the matching
-``--index-url``, ``--extra-index-url`` and ``--find-links`` options, one shell word each. With no pip
+``--index-url``, ``--extra-index-url`` and ``--find-links`` options, one shell word each, and pip's way
+of choosing among them (``uv_options``). With no pip
 configuration it prints nothing and uv uses PyPI, as pip would.
 
 Usage: ``python scripts/pip_sources.py`` (the Makefile splices the output into ``uv pip install``).
@@ -43,8 +44,14 @@ def parse_config_list(text: str) -> list[tuple[str, str]]:
 
 
 def uv_options(pairs: list[tuple[str, str]]) -> list[str]:
-    """uv's options for ``pairs``; a single ``--index-url`` (the last pip would use)."""
-    out: list[str] = []
+    """uv's options for ``pairs``; a single ``--index-url`` (the last pip would use).
+
+    With more than one source, ``--index-strategy unsafe-best-match`` makes uv choose as pip does: the best
+    version across all sources (uv's default takes a package only from the first index that has it). A
+    local CPU wheel ``torch-2.13.0+cpu`` then wins over PyPI's ``torch-2.13.0``, as in pip (PEP 440 orders a
+    local version label after the public version).
+    """
+    out: list[str] = ["--index-strategy", "unsafe-best-match"] if pairs else []
     index = [v for o, v in pairs if o == "index-url"]
     if index:
         out += ["--index-url", index[-1]]

@@ -227,3 +227,59 @@ def _check_segment(segment: list[tuple[_Comment, str]], found: list[tuple[int, s
         else:
             found.append((first.line, f"`# en:` comment without `# zh:` lines before it ({_FORM})"))
             i += 1
+
+
+@dataclass(frozen=True)
+class ShownCell:
+    """A cell as a reader of one language sees it: its localized source and the line it starts on in the
+    localized file (the example as the ``.py`` download of that language holds it)."""
+
+    index: int
+    line: int
+    source: str
+
+
+def shown_cells(cells, lang: str) -> dict[int, ShownCell]:
+    """Each cell of an example (``parse.Cell``s, in file order) localized, by cell index.
+
+    A cell's line is its line in the file less the lines that ``localize`` dropped from the cells
+    before it (the lines between cells, cell markers and blank ones, are never dropped).
+    """
+    shown, dropped = {}, 0
+    for cell in cells:
+        text = localize(cell.source, lang)
+        shown[cell.index] = ShownCell(cell.index, cell.line - dropped, text)
+        dropped += cell.source.count("\n") - text.count("\n")
+    return shown
+
+
+def _code_offsets(source: str) -> list[int]:
+    """0-based offsets of the lines of ``source`` that are neither blank nor a full-line comment."""
+    return [i for i, ln in enumerate(source.splitlines()) if ln.strip() and not ln.lstrip().startswith("#")]
+
+
+def map_line(line: int, ran, shown: dict[int, ShownCell], current_keys: dict[int, str]) -> int:
+    """The line, in the localized file, of line ``line`` of the file as it ran (a traceback's line).
+
+    Args:
+        line: a line number of the file as captured.
+        ran: the record's cells (``store.model.CellRecord``: index, line, source, key).
+        shown: ``shown_cells`` of the example as it is now.
+        current_keys: cell index -> key of the cell as it is now.
+
+    Returns ``line`` itself when the cell it falls in changed since (its key differs) or its code lines
+    cannot be paired one to one; comments added, removed or translated since are accounted for.
+    """
+    for cell in ran:
+        n = cell.source.count("\n") + 1
+        if not cell.line <= line < cell.line + n:
+            continue
+        now = shown.get(cell.index)
+        if now is None or current_keys.get(cell.index) != cell.key:
+            return line
+        before, after = _code_offsets(cell.source), _code_offsets(now.source)
+        offset = line - cell.line
+        if len(before) != len(after) or offset not in before:
+            return line
+        return now.line + after[before.index(offset)]
+    return line

@@ -215,7 +215,8 @@ def test_line_numbers_follow_the_localized_file(captured):
 def test_the_examples_frames_of_a_traceback_are_renumbered_and_localized():
     err = Error(ename="ZeroDivisionError", evalue="division by zero", line=9, expected=True,
                 traceback='Traceback (most recent call last):\n  File "examples/ch/ex.py", line 9, in <module>\n'
-                          '    x / 0  # zh: 除以零 | en: divide by zero\n    ~~^~~\nZeroDivisionError: division by zero')
+                          '    x / 0  # zh: 除以零 | en: divide by zero\n    ~~^~~\n'
+                          'ZeroDivisionError: division by zero')
     tb = example_traceback(err, "examples/ch/ex.py", lambda n: n - 2, lambda code: localize(code, "en"))
     assert 'File "examples/ch/ex.py", line 7, in <module>\n    x / 0  # divide by zero\n    ~~^~~\n' in tb
 

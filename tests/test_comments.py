@@ -221,17 +221,21 @@ def test_the_examples_frames_of_a_traceback_are_renumbered_and_localized():
     assert 'File "examples/ch/ex.py", line 7, in <module>\n    x / 0  # divide by zero\n    ~~^~~\n' in tb
 
 
-def test_a_traceback_line_maps_to_the_code_line_after_comments_were_translated(write_example, examples_dir):
-    """Captured with one-language comments, then translated (no re-capture): the line still points
-    at the statement that raised."""
-    ex = parse_example(write_example("ch/ex.py", '# %% raises="ZeroDivisionError"\n# 中文\n1 / 0\n'), examples_dir)
+def test_a_traceback_line_maps_to_the_code_line_after_comments_were_added(write_example, examples_dir):
+    """Captured without a comment, then given one in both languages (no re-capture): the stored
+    traceback's line (2) still points at the statement that raised, line 3 of each language's file."""
+    ex = parse_example(write_example("ch/ex.py", '# %% raises="ZeroDivisionError"\n1 / 0\n'), examples_dir)
     record = record_from_run(run_example(ex))
     now = parse_example(write_example("ch/ex.py", '# %% raises="ZeroDivisionError"\n# zh: 中文\n# en: English\n'
                                                   '1 / 0\n'), examples_dir)
     assert now.key == ex.key
     for lang in ("zh", "en"):
         shown = shown_cells(now.cells, lang)
-        assert map_line(3, record.cells, shown, {c.index: c.key for c in now.cells}) == 3
+        assert map_line(2, record.cells, shown, {c.index: c.key for c in now.cells}) == 3
+    changed = parse_example(write_example("ch/ex.py", '# %% raises="ZeroDivisionError"\n# zh: 中\n# en: E\n2 / 0\n'),
+                            examples_dir)
+    assert map_line(2, record.cells, shown_cells(changed.cells, "zh"), {c.index: c.key for c in changed.cells}) == 2, \
+        "a cell whose code changed keeps the stored line"
 
 
 # --- content: every example is written in the form ------------------------------------------------

@@ -1,15 +1,10 @@
 """Stage 1, parse: bilingual code comments, shown to each reader in the page's language.
 
-Every prose comment of an example is written in both languages, in the one form that
-CONTRIBUTING.md documents (section "示例的写法 / Writing an example", "代码注释 / Code comments"):
-
-* a full-line comment is one or more ``# zh: …`` lines immediately followed by one or more
-  ``# en: …`` lines, at the same indentation;
-* a comment after code on the same line is ``# zh: … | en: …``.
-
-Cell markers (``# %%…``), the ``# /// example`` … ``# ///`` header block (``parse.py``), pragmas
-(``# noqa``, ``# type:``, ``# pragma:``, ``# fmt:``), a shebang or coding line and a bare ``#`` are not
-prose and pass through as they are.
+Every prose comment of an example is written in both languages, in the one form documented in
+CONTRIBUTING.md, "代码注释" / "Code comments" (under "示例的写法" / "Writing an example"): ``# zh:``
+lines then ``# en:`` lines, or ``# zh: … | en: …`` after code. What is not prose passes through as
+it is: cell markers, the ``# /// example`` header block (``parse.py``), pragmas (``# noqa``,
+``# type:``, ``# pragma:``, ``# fmt:``), a shebang or coding line, a bare ``#``.
 
 ``localize`` turns an example's source into what a reader of one language sees: only that
 language's lines of each group, without the tag. ``problems`` lists what breaks the form, as

@@ -246,3 +246,8 @@ def test_every_example_has_bilingual_comments():
         found += problems(path.read_text(encoding="utf-8"), Path(path).relative_to(REPO_ROOT).as_posix())
     assert not found, f"{len(found)} comment problem(s) (see CONTRIBUTING.md, 'Code comments'):\n" + \
         "\n".join(found[:60])
+
+
+def test_the_scaffolded_example_is_in_the_form():
+    from pytorch_notes import scaffold
+    assert problems(scaffold.EXAMPLE, "examples/new/first_example.py") == []

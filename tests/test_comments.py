@@ -251,3 +251,14 @@ def test_every_example_has_bilingual_comments():
 def test_the_scaffolded_example_is_in_the_form():
     from pytorch_notes import scaffold
     assert problems(scaffold.EXAMPLE, "examples/new/first_example.py") == []
+
+
+def test_the_command_lists_problems_and_exits_1(tmp_path, capsys):
+    from pytorch_notes.comments import main
+    bad, good = tmp_path / "bad.py", tmp_path / "good.py"
+    bad.write_text("# %%\nx = 1  # prose\n", encoding="utf-8")
+    good.write_text(GROUPS, encoding="utf-8")
+    assert main([str(good)]) == 0
+    assert main([str(bad), str(good)]) == 1
+    out = capsys.readouterr().out
+    assert "bad.py:2: untagged trailing comment" in out and "good.py" not in out.split("\n", 1)[1]

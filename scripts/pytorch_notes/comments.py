@@ -278,3 +278,29 @@ def map_line(line: int, ran, shown: dict[int, ShownCell], current_keys: dict[int
             return line
         return now.line + after[before.index(offset)]
     return line
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m pytorch_notes.comments [FILE_OR_FOLDER ...]``: list the comment problems of the given
+    examples (default: every example under ``examples/``); exit status 1 when there is one."""
+    import argparse
+    import sys
+
+    from pytorch_notes.parse import discover_examples
+    from pytorch_notes.settings import EXAMPLES_DIR, display_path
+
+    parser = argparse.ArgumentParser(prog="python -m pytorch_notes.comments", description=main.__doc__)
+    parser.add_argument("paths", nargs="*", type=Path, help="example files or folders (default: examples/)")
+    args = parser.parse_args(argv)
+    files: list[Path] = []
+    for p in args.paths or [EXAMPLES_DIR]:
+        files += sorted(p.rglob("*.py")) if p.is_dir() else [p]
+    if not args.paths:
+        files = discover_examples(EXAMPLES_DIR)
+    found = [msg for f in files for msg in problems(f.read_text(encoding="utf-8"), display_path(f.resolve()))]
+    print("\n".join(found) if found else f"comments: {len(files)} file(s) in the form", file=sys.stdout)
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

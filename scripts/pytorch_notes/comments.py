@@ -292,11 +292,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pytorch_notes.comments", description=main.__doc__)
     parser.add_argument("paths", nargs="*", type=Path, help="example files or folders (default: examples/)")
     args = parser.parse_args(argv)
-    files: list[Path] = []
-    for p in args.paths or [EXAMPLES_DIR]:
+    files: list[Path] = [] if args.paths else discover_examples(EXAMPLES_DIR)
+    for p in args.paths:
         files += sorted(p.rglob("*.py")) if p.is_dir() else [p]
-    if not args.paths:
-        files = discover_examples(EXAMPLES_DIR)
     found = [msg for f in files for msg in problems(f.read_text(encoding="utf-8"), display_path(f.resolve()))]
     print("\n".join(found) if found else f"comments: {len(files)} file(s) in the form", file=sys.stdout)
     return 1 if found else 0

@@ -30,6 +30,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from pytorch_notes.comments import localize
 
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
@@ -528,9 +529,12 @@ def test_embedded_example_shows_code_output_provenance_and_downloads(tab, base, 
         assert ex["copy"], "no copy button on the example's code"
         py, ipynb = ex["links"].get("py"), ex["links"].get("ipynb")
         assert py and ipynb, ex["links"]
+        assert path_of(py).startswith("/en/examples/" if lang == "en" else "/examples/"), py
         rel = path_of(py).split("/examples/", 1)[1]
-        served, source = _get(py), (ROOT / "examples" / rel).read_bytes()
-        # The site stamps a comment header (where the outputs were captured) above the unchanged source.
+        source = localize((ROOT / "examples" / rel).read_text(encoding="utf-8"), lang).encode("utf-8")
+        served = _get(py)
+        # The site stamps a comment header (where the outputs were captured) above the source, whose
+        # comments are in the page's language.
         assert served.endswith(source) and served.startswith(b"# PyTorch "), f"{py} is not examples/{rel}"
         nb = json.loads(_get(ipynb))
         assert nb["nbformat"] == 4 and any(c["cell_type"] == "code" for c in nb["cells"]), ipynb

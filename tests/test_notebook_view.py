@@ -23,6 +23,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from pytorch_notes.comments import localize
 from pytorch_notes.pages import find_embeds, language_pages
 from pytorch_notes.parse import parse_example, resolve_example
 from pytorch_notes.render.notebook import build_notebook, dumps, provenance_text, py_download
@@ -161,10 +162,12 @@ def test_notebook_page_downloads_work_outside_the_site(site):
                     assert url.startswith(("http://", "https://")), f"{ipynb}: relative link {url!r}"
 
         py = (page.parent / links[".py"]).resolve()
+        assert py == (site / page_dir(lang) / "examples" / EXAMPLE).resolve(), f"{py}: not the {lang} download"
         served = py.read_text(encoding="utf-8")
         original = (EXAMPLES_DIR / EXAMPLE).read_text(encoding="utf-8")
-        assert served.endswith(original) and served != original, f"{py} is not the example with a header"
-        header = served[: -len(original)]
+        shown = localize(original, lang)  # the comments in the page's language
+        assert served.endswith(shown) and served != shown, f"{py} is not the example with a header"
+        header = served[: -len(shown)]
         assert provenance_text(record) in header and all(ln.startswith("#") for ln in header.splitlines() if ln)
         assert not original.startswith("# PyTorch 笔记"), "the file under examples/ is unchanged"
 

@@ -71,7 +71,7 @@ HOME_JS = """() => {
 
 
 def _nav_chapters() -> dict[str, list[str]]:
-    """Course section -> chapter sources, from mkdocs.yml's nav (the appendix left out)."""
+    """Course section -> chapter sources, from mkdocs.yml's nav (the appendix and the about section left out)."""
     class Loader(yaml.SafeLoader):
         pass
 
@@ -81,7 +81,7 @@ def _nav_chapters() -> dict[str, list[str]]:
     for entry in nav:
         if isinstance(entry, dict):
             (name, pages), = entry.items()
-            if name != "附录":
+            if name not in ("附录", "关于"):
                 sections[name] = pages
     return sections
 

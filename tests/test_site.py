@@ -98,7 +98,8 @@ def test_chinese_headings_get_readable_anchors(site):
 def test_outputs_figures_and_downloads_are_published(site):
     embeds = all_embeds()
     for e in embeds:
-        assert (site / "examples" / e.rel).is_file(), f".py download of {e.rel} missing"
+        for lang_dir in ("", "en/"):  # one per language, its comments in that language
+            assert (site / f"{lang_dir}examples" / e.rel).is_file(), f"{lang_dir}: .py download of {e.rel} missing"
     pngs = list((site / "outputs").rglob("*.png"))
     text = "".join(p.read_text(encoding="utf-8") for p in html_pages(site))
     assert all(p.name in text for p in pngs)

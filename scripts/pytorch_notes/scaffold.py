@@ -55,11 +55,15 @@ class ScaffoldError(ValueError):
     """The chapter cannot be created; the message names the file in the way."""
 
 
+APPENDIX = "附录"  # the nav section after the course (glossary, references); 关于 (about, deploy) follows it
+
+
 def add_to_nav(mkdocs_yml: str, page: str, section: str | None) -> str:
     """Return ``mkdocs_yml`` with ``- page`` appended to nav section ``section``.
 
     The edit is textual, so comments and tags in mkdocs.yml are kept. ``section`` None picks
-    the last section before the final one (the appendix).
+    the last course section: the one before the appendix (``APPENDIX``), or before the final
+    section when there is no appendix.
 
     Raises:
         ScaffoldError: no ``nav:`` block, or no such section (the message lists the sections).
@@ -80,7 +84,11 @@ def add_to_nav(mkdocs_yml: str, page: str, section: str | None) -> str:
     if not sections:
         raise ScaffoldError("mkdocs.yml: `nav:` has no sections")
     names = list(sections)
-    name = section or (names[-2] if len(names) > 1 else names[-1])
+    if APPENDIX in names and names.index(APPENDIX) > 0:
+        last_course = names[names.index(APPENDIX) - 1]
+    else:
+        last_course = names[-2] if len(names) > 1 else names[-1]
+    name = section or last_course
     if name not in sections:
         raise ScaffoldError(f"mkdocs.yml: no nav section {name!r}; sections are: {', '.join(names)}")
     at = sections[name] + 1

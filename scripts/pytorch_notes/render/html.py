@@ -1,7 +1,10 @@
 """Stage 4, render: turn an example and its stored records into page Markdown.
 
 Code cells become fenced code blocks (highlighted by pymdownx like every other code block
-on the site, with line numbers matching the file and Material's copy button). Outputs become
+on the site, with Material's copy button), their comments in the page's language
+(``comments.localize``) and their line numbers those of the example as the ``.py`` download of
+that language holds it; the line numbers of the example's frames in a stored traceback follow
+them (``comments.map_line``). Outputs become
 one-line raw HTML blocks made by the output-kind registry (``kinds.py``), whose text is escaped,
 so an output containing ``<script>`` or a backtick shows as text. An example captured on more
 than one device gets one content tab per device (pymdownx.tabbed; Material's linked tabs keep the
@@ -18,6 +21,7 @@ import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pytorch_notes.comments import localize, map_line, shown_cells
 from pytorch_notes.parse import Example
 from pytorch_notes.render.kinds import Context, clean_text, kind_of
 from pytorch_notes.render.strings import STRINGS
@@ -156,21 +160,27 @@ def _device_blocks(example: Example, dev: DeviceOutputs, lang: str, url_for: Cal
     stored = {c.index: c for c in record.cells} if record else {}
     used: list[Asset] = []
     figures = 0
+    shown = shown_cells(example.cells, lang)
+    keys = {c.index: c.key for c in example.cells}
+    where = {"example_path": f"examples/{example.rel}",
+             "line_map": (lambda n: map_line(n, record.cells, shown, keys)) if record else None,
+             "show_code": lambda code: localize(code, lang)}
     for cell in example.cells:
-        blocks.append(_fence(cell.source, cell.line, example.rel if cell.index == 0 else None))
+        blocks.append(_fence(shown[cell.index].source, shown[cell.index].line,
+                             example.rel if cell.index == 0 else None))
         old = stored.get(cell.index)
         if old is None or (dev.state != "fresh" and old.key != cell.key):
             continue
         for pos, out in enumerate(old.outputs):
             asset = assets.get((cell.index, pos))
-            ctx = Context(t, example_path=f"examples/{example.rel}")
+            ctx = Context(t, **where)
             if asset is not None:
                 figures += 1
                 used.append(asset)
                 # the figure's own titles, else the cell's caption="...", else a generic description
                 alt = (out.alt or str(cell.metadata.get("caption", ""))
                        or t["figure"].format(n=figures, example=example.rel, cell=cell.index + 1))
-                ctx = Context(t, url_for(asset.path), alt, example_path=ctx.example_path)
+                ctx = Context(t, url_for(asset.path), alt, **where)
             rendered = kind_of(out).html(out, ctx)
             if rendered:
                 if pos == 0:  # the cell's run time, in its first output's label
@@ -227,7 +237,8 @@ def render_example(example: Example, fresh: Freshness, lang: str, url_for: Calla
     if not shown:
         why = t["missing_cuda"] if example.needs_cuda else t["missing"]
         blocks = [head, _notice("warning", t["missing_title"], why)]
-        blocks += [_fence(c.source, c.line, example.rel if c.index == 0 else None) for c in example.cells]
+        blocks += [_fence(c.source, c.line, example.rel if c.index == 0 else None)
+                   for c in shown_cells(example.cells, lang).values()]
         blocks.append(_footer(None, t, links, report_url(links, example, None, lang) if links.new_issue else ""))
         return "\n\n".join(blocks) + "\n", []
     if len(shown) == 1:

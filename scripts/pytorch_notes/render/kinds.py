@@ -31,6 +31,10 @@ class Context:
         figure_alt: the alt text and caption of this output's figure (images only).
         execution_count: the notebook's execution count of the cell.
         example_path: ``examples/<chapter>/<name>.py``, to pick the frames of the example in a traceback.
+        line_map: maps a line of the example as it ran to the line the page shows it on (the code is
+            shown with its comments in the page's language, ``comments.map_line``); None keeps lines.
+        show_code: turns a source line quoted in a traceback into the page's language
+            (``comments.localize``); None keeps it.
     """
 
     t: dict
@@ -38,6 +42,8 @@ class Context:
     figure_alt: str = ""
     execution_count: int = 0
     example_path: str = ""
+    line_map: Callable[[int], int] | None = None
+    show_code: Callable[[str], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -131,11 +137,16 @@ def _display_compare(out: Display) -> list[str]:
 
 # --- exceptions: declared (expected) and unexpected ------------------------------------------------------
 
-def example_traceback(out: Error, example_path: str) -> str:
+_FRAME_LINE_RE = re.compile(r"(, line )(\d+)")
+
+
+def example_traceback(out: Error, example_path: str, line_map: Callable[[int], int] | None = None,
+                      show_code: Callable[[str], str] | None = None) -> str:
     """The traceback as a reader needs it: the frames in the example file, then the message.
 
     Frames in torch or the standard library are dropped, since they say nothing about the example;
-    when no frame is in the example, the whole stored traceback is kept.
+    when no frame is in the example, the whole stored traceback is kept. In the example's frames,
+    ``line_map`` renumbers the line and ``show_code`` rewrites the quoted source line (see ``Context``).
     """
     lines = out.traceback.splitlines()
     if not lines or not example_path:
@@ -149,16 +160,30 @@ def example_traceback(out: Error, example_path: str) -> str:
             i += 1
         frames.append(frame)
     mine = [f for f in frames if f'"{example_path}"' in f[0]]
+    if line_map or show_code:
+        mine = [_relocate(f, line_map, show_code) for f in mine]
     message = "\n".join(lines[i:]) or f"{out.ename}: {out.evalue}"
     kept = mine or frames
     return "\n".join([lines[0], *[ln for f in kept for ln in f], message])
+
+
+def _relocate(frame: list[str], line_map, show_code) -> list[str]:
+    head = frame[0]
+    if line_map:
+        head = _FRAME_LINE_RE.sub(lambda m: m.group(1) + str(line_map(int(m.group(2)))), head, count=1)
+    rest = frame[1:]
+    if show_code and rest:
+        code = rest[0]
+        indent = code[: len(code) - len(code.lstrip())]
+        rest = [indent + show_code(code.strip()).rstrip("\n"), *rest[1:]]
+    return [head, *rest]
 
 
 def _error_html(out: Error, ctx: Context) -> str:
     label = ctx.t["raised"] if out.expected else ctx.t["failed_cell"]
     classes = "pn-output--raised" if out.expected else "pn-output--failure"
     summary = f"{out.ename}: {out.evalue}".strip().splitlines()[0] if out.evalue else out.ename  # escaped below
-    tb = example_traceback(out, ctx.example_path)
+    tb = example_traceback(out, ctx.example_path, ctx.line_map, ctx.show_code)
     return (f'<div class="pn-output {classes}"><span class="pn-output__label">{html.escape(label)}</span>'
             f'<details class="pn-output__traceback"><summary><code>{_one_line(summary)}</code></summary>'
             f'<pre><code>{_one_line(tb)}</code></pre></details></div>')

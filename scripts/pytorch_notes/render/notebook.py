@@ -4,8 +4,9 @@ Nothing is executed: the notebook holds the code that ran and the outputs it pro
 taken from the output store. The first cell is a Markdown header in the reader's
 language: the title (chapter · example), where the outputs were captured, and an
 absolute link to the chapter, so that the file works once downloaded (Jupyter, Colab).
-The ``.py`` download is the example with a comment header saying the same. Standard
-library only; the tests validate the result with ``nbformat``.
+The ``.py`` download is the example with a comment header saying the same. Both show the
+example's comments in the reader's language (``comments.localize``). Standard library only;
+the tests validate the result with ``nbformat``.
 Format reference: https://nbformat.readthedocs.io/en/latest/format_description.html
 """
 
@@ -13,6 +14,8 @@ from __future__ import annotations
 
 import json
 
+from pytorch_notes.comments import localize
+from pytorch_notes.parse import Example
 from pytorch_notes.render.kinds import Context, kind_of
 from pytorch_notes.render.strings import STRINGS
 from pytorch_notes.store.model import Record, to_dict
@@ -25,7 +28,7 @@ HEADER = {
            "captured": "**Outputs captured on**: {facts}.",
            "explained": "It is explained in [{chapter}]({chapter_url})."},
 }
-PY_HEADER = (  # the .py download, one file for both languages
+PY_HEADER = (  # the .py download (one per language; the header names both)
     "# PyTorch 笔记 · PyTorch Notes: examples/{rel}\n"
     "# 输出捕获于 · Outputs captured on: {facts}\n"
     "{explained}"
@@ -64,15 +67,18 @@ def _is_absolute(url: str) -> bool:
     return url.startswith(("http://", "https://"))
 
 
-def build_notebook(record: Record, lang: str, chapter: str, chapter_url: str) -> dict:
+def build_notebook(record: Record, lang: str, chapter: str, chapter_url: str,
+                   example: Example | None = None) -> dict:
     """The notebook of one stored record.
 
     Args:
         record: a store record (``store.build_record``).
-        lang: ``"zh"`` or ``"en"``; selects the header text.
+        lang: ``"zh"`` or ``"en"``; selects the header text and the language of the code's comments.
         chapter: title of the chapter page that embeds the example.
         chapter_url: absolute URL (``http(s)://``) of that page, built from ``site_url``; empty, or
             anything else, for no link: a relative link breaks once the file is downloaded.
+        example: the example as it is now; a cell whose code is unchanged since the capture (same key)
+            shows its current source (comments edited since included), the others the code that ran.
 
     Returns:
         The notebook as a JSON-ready dict (nbformat 4.5).
@@ -85,12 +91,15 @@ def build_notebook(record: Record, lang: str, chapter: str, chapter_url: str) ->
         parts.append(t["explained"].format(chapter=chapter, chapter_url=chapter_url))
     header = "\n\n".join(parts)
     cells = [{"cell_type": "markdown", "id": "header", "metadata": {}, "source": _lines(header)}]
+    now = {c.index: c for c in example.cells} if example is not None else {}
     for n, cell in enumerate(record.cells, start=1):
+        current = now.get(cell.index)
+        source = current.source if current is not None and current.key == cell.key else cell.source
         meta = {}
         if cell.metadata.get("raises"):
             meta["tags"] = ["raises-exception"]  # Jupyter's "run all" goes on past this cell's error
         cells.append({"cell_type": "code", "id": f"cell-{n}", "execution_count": n, "metadata": meta,
-                      "source": _lines(cell.source), "outputs": _outputs(cell, n)})
+                      "source": _lines(localize(source, lang)), "outputs": _outputs(cell, n)})
     return {
         "nbformat": 4, "nbformat_minor": 5, "cells": cells,
         "metadata": {
@@ -101,9 +110,10 @@ def build_notebook(record: Record, lang: str, chapter: str, chapter_url: str) ->
     }
 
 
-def py_download(source: str, record: Record | None, chapter_urls: list[str]) -> str:
+def py_download(source: str, record: Record | None, chapter_urls: list[str], lang: str | None = None) -> str:
     """The ``.py`` download of an example: its source after a comment header naming the example, where
-    the stored outputs were captured and the chapters (absolute URLs) that explain it.
+    the stored outputs were captured and the chapters (absolute URLs) that explain it. With ``lang``,
+    the source's comments are in that language (``comments.localize``); None keeps them as written.
 
     A shebang or an encoding line stays first, where Python looks for it. ``record`` None (never
     captured) leaves the capture line out.
@@ -112,7 +122,7 @@ def py_download(source: str, record: Record | None, chapter_urls: list[str]) -> 
     explained = "".join(f"# 讲解 · Explained: {url}\n" for url in chapter_urls if _is_absolute(url))
     header = PY_HEADER.format(rel=rel, facts=provenance_text(record) if record is not None else "–",
                               explained=explained)
-    lines = source.splitlines(keepends=True)
+    lines = (localize(source, lang) if lang else source).splitlines(keepends=True)
     keep = 0
     while keep < min(2, len(lines)) and (lines[keep].startswith("#!") or "coding" in lines[keep]) \
             and lines[keep].startswith("#"):

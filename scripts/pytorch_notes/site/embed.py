@@ -27,12 +27,23 @@ from pytorch_notes.site.urls import notebook_urls
 from pytorch_notes.store.records import StoreError, freshness
 
 
-def shown_record(rel: str):
-    """The record a page shows for example ``rel`` (``Freshness.preferred``), or None (reported elsewhere)."""
+def shown_example(rel: str):
+    """(the example as it is now, the record a page shows for it: ``Freshness.record``), each None when
+    it cannot be read (on_page_markdown stops the build naming the page and line)."""
     try:
-        return freshness(parse_example(resolve_example(rel))).record
-    except (ExampleError, StoreError, OSError):
-        return None  # on_page_markdown stops the build naming the page and line
+        example = parse_example(resolve_example(rel))
+    except (ExampleError, OSError):
+        return None, None
+    try:
+        return example, freshness(example).record
+    except (StoreError, OSError):
+        return example, None
+
+
+def py_url(lang: str, rel: str) -> str:
+    """Site path of the ``.py`` download of example ``rel`` in ``lang`` (its comments in that language):
+    ``examples/<rel>`` for the default language, ``<lang>/examples/<rel>`` for the others."""
+    return ("" if lang == LANGUAGES[0] else f"{lang}/") + f"examples/{rel}"
 
 
 @dataclass
@@ -84,7 +95,7 @@ def prepare_embeds(markdown: str, page, config, lang: str, page_name: str) -> No
                         f"{fresh.failure.location}: {fresh.failure.message}")
         lang_root = "" if lang == LANGUAGES[0] else f"{lang}/"
         nb_page, nb_file = notebook_urls(e.rel, config.use_directory_urls)
-        links = Links(py=url_for(f"examples/{e.rel}"), ipynb=url_for(lang_root + nb_file),
+        links = Links(py=url_for(py_url(lang, e.rel)), ipynb=url_for(lang_root + nb_file),
                       notebook=url_for(lang_root + nb_page), new_issue=_new_issue_url(config),
                       page_url=(getattr(config, "site_url", None) or "") + page_url,
                       **notebook_services((getattr(config, "extra", None) or {}).get("published_notebooks", ""),
@@ -161,14 +172,15 @@ class EmbedExtension(Extension):
         md.preprocessors.register(EmbedPreprocessor(md), "pytorch_notes_embed", 28)
 
 
-def example_files(files, config) -> None:
-    """Add each example's ``.py`` download and the figures of all its records to the site, once at
-    its root for both languages."""
+def example_files(files, config, lang: str = LANGUAGES[0]) -> None:
+    """Add each example's ``.py`` download of ``lang`` (``py_url``; ``notebooks.stamp_py_downloads``
+    puts its comments in that language) and the figures of all its records (at the site's root,
+    shared by both languages) to the site."""
     for path in sorted(EXAMPLES_DIR.glob("*/*.py")):
         rel = path.relative_to(EXAMPLES_DIR).as_posix()
         if rel.startswith("_"):
             continue
-        files.append(File.generated(config, f"examples/{rel}", abs_src_path=str(path)))
+        files.append(File.generated(config, py_url(lang, rel), abs_src_path=str(path)))
         try:
             devices = freshness(parse_example(path)).devices.values()
         except (ExampleError, StoreError):

@@ -51,9 +51,10 @@ def on_pre_build(config) -> None:
 
 @event_priority(-200)  # after mkdocs-static-i18n (-100)
 def on_files(files, config):
-    notebooks.serve_notebooks_as_pages(files, config, page_language(config))
-    embed.example_files(files, config)
-    notebooks.stamp_py_downloads(files, config)  # the .py downloads just added get a provenance header
+    lang = page_language(config)
+    notebooks.serve_notebooks_as_pages(files, config, lang)
+    embed.example_files(files, config, lang)
+    notebooks.stamp_py_downloads(files, config, lang)  # the .py downloads just added: localized, with a header
     return files
 
 

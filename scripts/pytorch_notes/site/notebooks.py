@@ -17,7 +17,7 @@ from pytorch_notes.parse import ExampleError, resolve_example
 from pytorch_notes.render.notebook import build_notebook, dumps, notebook_title, py_download
 from pytorch_notes.settings import DOCS_DIR, LANGUAGES
 from pytorch_notes.site.common import first_heading
-from pytorch_notes.site.embed import shown_record
+from pytorch_notes.site.embed import py_url, shown_example
 from pytorch_notes.site.urls import notebook_page_dest, notebook_urls, page_url
 
 
@@ -83,40 +83,43 @@ def write_notebooks(config) -> None:
         root = DOCS_DIR / lang / "notebooks"
         wanted = set()
         for rel, (page, title) in embedding[lang].items():
-            record = shown_record(rel)
+            example, record = shown_example(rel)
             if record is None:
                 continue
             target = root / (rel[:-3] + ".ipynb")
             wanted.add(target)
             chapter_url = absolute_page_url(config, lang, page)
-            _write_if_changed(target, dumps(build_notebook(record, lang, title, chapter_url)))
+            _write_if_changed(target, dumps(build_notebook(record, lang, title, chapter_url, example)))
         for stale in root.rglob("*.ipynb") if root.exists() else []:
             if stale not in wanted:
                 stale.unlink()
 
 
-def stamp_py_downloads(files, config) -> None:
-    """Give each example's ``.py`` download (``examples/<chapter>/<name>.py`` in the site) a comment
-    header: where the outputs the site shows were captured, and the chapter pages (absolute URLs) that
-    explain it. The file under ``examples/`` is not changed: the site serves a generated copy.
+def stamp_py_downloads(files, config, lang: str = LANGUAGES[0]) -> None:
+    """Make each example's ``.py`` download of ``lang`` (``embed.py_url``: ``examples/<chapter>/<name>.py``
+    in the site, ``<lang>/examples/…`` for a language other than the default) the example with its
+    comments in ``lang`` (``comments.localize``) under a comment header: where the outputs the site
+    shows were captured, and the chapter page of ``lang`` (absolute URL) that explains it. The file
+    under ``examples/`` is not changed: the site serves a generated copy.
 
     Runs once the ``.py`` Files exist (``embed.example_files``, on_files); files not yet there are left
     alone.
     """
     embedding = _embedding_pages_cached()
+    prefix = py_url(lang, "")
     for f in files:
         src = f.src_uri
-        if not (src.startswith("examples/") and src.endswith(".py")) or src.startswith("examples/_"):
+        if not (src.startswith(prefix) and src.endswith(".py")) or src.startswith(prefix + "_"):
             continue
-        rel = src[len("examples/"):]
+        rel = src[len(prefix):]
         try:
             path = resolve_example(rel)
             source = path.read_text(encoding="utf-8")
         except (ExampleError, OSError):
             continue
-        urls = [u for lang in LANGUAGES if rel in embedding[lang]
-                if (u := absolute_page_url(config, lang, embedding[lang][rel][0]))]
-        f.content_string = py_download(source, shown_record(rel), urls)
+        page = embedding.get(lang, {}).get(rel)
+        urls = [u for u in [absolute_page_url(config, lang, page[0]) if page else ""] if u]
+        f.content_string = py_download(source, shown_example(rel)[1], urls, lang)
 
 
 class _NotebookPage(File):
@@ -175,8 +178,8 @@ def notebook_page_meta(page, config) -> None:
     """A notebook page's title (chapter · example, as its first heading), template and downloads.
 
     ``docs/overrides/notebook.html`` shows, under the title, the download buttons of the ``.ipynb``
-    (copied beside the page by mkdocs-jupyter) and of the ``.py`` (the stamped copy at the site's
-    root, see ``stamp_py_downloads``), and a link back to the chapter; all relative to the page.
+    (copied beside the page by mkdocs-jupyter) and of the ``.py`` (the stamped copy of the page's
+    language, see ``stamp_py_downloads``), and a link back to the chapter; all relative to the page.
     """
     src = page.file.src_uri
     lang = src.split("/", 1)[0] if src.split("/", 1)[0] in LANGUAGES else LANGUAGES[0]
@@ -192,7 +195,7 @@ def notebook_page_meta(page, config) -> None:
         "label": text["label"], "ipynb_text": text["ipynb_text"], "py_text": text["py_text"],
         "chapter_text": text["chapter_text"].format(chapter=chapter or rel),
         "ipynb": get_relative_url(lang_root + notebook_urls(rel, use_dir)[1], page.url),
-        "py": get_relative_url(f"examples/{rel}", page.url),
+        "py": get_relative_url(py_url(lang, rel), page.url),
         "chapter": get_relative_url(lang_root + page_url(chapter_page, use_dir), page.url) if chapter_page else "",
         "chapter_absolute": absolute_page_url(config, lang, chapter_page) if chapter_page else "",
     }

@@ -2,6 +2,7 @@
 
 from pytorch_notes.site.hooks import (  # noqa: F401 - MkDocs looks these names up on this module
     on_config,
+    on_env,
     on_files,
     on_nav,
     on_page_content,
@@ -9,4 +10,6 @@ from pytorch_notes.site.hooks import (  # noqa: F401 - MkDocs looks these names 
     on_page_markdown,
     on_post_build,
     on_pre_build,
+    on_serve,
+    on_startup,
 )

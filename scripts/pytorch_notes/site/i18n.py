@@ -7,11 +7,14 @@ file, ``scripts/mkdocs_i18n_hooks.py``, listed in ``mkdocs.yml`` after ``scripts
   "Permanent link" (the toc extension's one title serves every language).
 * ``on_post_build``: mkdocs-static-i18n builds each language into the same folder, so the last
   language's ``404.html`` overwrote the others: every reader got the English one. Each language's 404
-  is kept, the default language's at ``404.html`` and the others' at ``<lang>/404.html``.
+  is kept, the default language's at ``404.html`` and the others' at ``<lang>/404.html``. A 404 page
+  has no page of its own, so mkdocs-static-i18n gave the other languages' 404 the ``<link rel="alternate">``
+  targets of whichever page was built last; they get the default 404's (each language's home).
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from mkdocs.plugins import event_priority
@@ -23,6 +26,13 @@ PERMALINK = {"zh": "固定链接"}
 HTML_LANG = {"zh": "zh-CN"}
 
 _saved_404: dict[str, str] = {}
+_ALTERNATE = re.compile(r'<link rel="alternate" href="([^"]*)" hreflang="([^"]*)">')
+
+
+def same_alternates(html: str, model: str) -> str:
+    """``html`` with each ``<link rel="alternate" hreflang=X>`` pointing where ``model``'s link for X points."""
+    targets = {lang: href for href, lang in _ALTERNATE.findall(model)}
+    return _ALTERNATE.sub(lambda m: f'<link rel="alternate" href="{targets.get(m[2], m[1])}" hreflang="{m[2]}">', html)
 
 
 def _language(config) -> str:
@@ -59,6 +69,8 @@ def on_post_build(config) -> None:
         return
     target = site / lang / "404.html"
     target.parent.mkdir(parents=True, exist_ok=True)
+    if DEFAULT in _saved_404:
+        html = same_alternates(html, _saved_404[DEFAULT])
     target.write_text(html, encoding="utf-8")
     if DEFAULT in _saved_404:
         page.write_text(_saved_404[DEFAULT], encoding="utf-8")

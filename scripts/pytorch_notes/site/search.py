@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from pytorch_notes.settings import LANGUAGES
+from pytorch_notes.site import incremental
 
 
 def split_search_index(config) -> None:
@@ -36,7 +37,9 @@ def split_search_index(config) -> None:
     for lang, docs in by_lang.items():
         target = index_path if lang == LANGUAGES[0] else site / lang / "search" / "search_index.json"
         target.parent.mkdir(parents=True, exist_ok=True)
-        text = json.dumps({**index, "docs": docs}, ensure_ascii=False, separators=(",", ":"))
+        out = incremental.serve_index(lang, index) or {**index, "docs": docs}  # make serve: page by page
+        incremental.remember_search(lang, out)
+        text = json.dumps(out, ensure_ascii=False, separators=(",", ":"))
         target.write_text(text, encoding="utf-8")
         if _offline_enabled(config):
             _write_offline_search_script(target, text)

@@ -1,0 +1,87 @@
+"""Dirty rebuilds under ``make serve`` write what a full build writes (pytorch_notes.site.incremental),
+and the build cache (pytorch_notes.site.buildcache) changes no output."""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from benchmarks.repo import copy_repo
+from pytorch_notes.site import incremental
+from pytorch_notes.site.incremental import STATE, Plan, _example_of, serve_index
+
+ROOT = Path(__file__).resolve().parent.parent
+DRIVER = ROOT / "tests" / "fixtures" / "serve_rebuilds.py"
+
+
+def _tree(site: Path) -> set[str]:
+    return {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
+
+
+def _differences(a: Path, b: Path) -> list[str]:
+    left, right = _tree(a), _tree(b)
+    out = [f"only in the full build: {p}" for p in sorted(left - right)]
+    out += [f"only in the served site: {p}" for p in sorted(right - left)]
+    out += [f"differs: {p}" for p in sorted(left & right) if not filecmp.cmp(a / p, b / p, shallow=False)]
+    return out
+
+
+@pytest.mark.xdist_group("site")
+def test_dirty_rebuilds_after_editing_a_page_an_example_and_a_record_equal_a_full_build(tmp_path, site):
+    repo = copy_repo(tmp_path / "repo", cache=True)  # after the `site` build: mkdocs-jupyter's cache is warm
+    record = next((repo / "examples" / "_outputs" / "tensors").glob("*/cpu.json"))
+    example = repo / "examples" / "autograd" / "backward.py"
+    comment = next(ln for ln in example.read_text(encoding="utf-8").splitlines() if "# zh: " in ln)
+    zh_comment = comment.split("# zh: ", 1)[1].split(" | en:", 1)[0]
+    steps = [
+        [{"path": "docs/zh/tensors.md", "append": "\n新加的一句话，英文页因此落后于中文页。\n"}],
+        [{"path": "examples/autograd/backward.py", "replace": [zh_comment, zh_comment + "（改过）"]}],
+        [{"path": str(record.relative_to(repo)), "replace": ['"captured_at": "', '"captured_at": "X']}],
+        [{"path": "docs/en/glossary.md", "replace": ["\n# ", "\n# Edited: "]}],  # a first heading: everything
+    ]
+    (tmp_path / "steps.json").write_text(json.dumps(steps), encoding="utf-8")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(repo / "scripts")}
+    served = tmp_path / "served"
+    proc = subprocess.run([sys.executable, str(DRIVER), str(served), str(tmp_path / "steps.json")], cwd=repo, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "rebuild: 2 page(s)" in proc.stderr, proc.stderr[-3000:]  # the edited page and its twin only
+    assert "rebuild: everything (the first heading of docs/en/glossary.md changed)" in proc.stderr
+    shutil.rmtree(repo / ".cache" / "pytorch-notes")  # the full build runs without the build cache
+    full = tmp_path / "full"
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--site-dir", str(full)], cwd=repo, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert _differences(full, served) == []
+    english = (served / "en" / "autograd" / "index.html").read_text(encoding="utf-8")
+    chinese = (served / "autograd" / "index.html").read_text(encoding="utf-8")
+    assert "（改过）" in chinese and "（改过）" not in english
+
+
+def test_a_record_or_an_example_maps_to_its_example():
+    assert _example_of("examples/autograd/backward.py") == "autograd/backward.py"
+    assert _example_of("examples/_outputs/autograd/backward/cuda.json") == "autograd/backward.py"
+
+
+def test_the_served_search_index_replaces_a_rebuilt_pages_entries_in_place(monkeypatch):
+    base = {"config": {"lang": ["en"]}, "docs": [
+        {"location": "a/", "text": "a"}, {"location": "b/", "text": "old"}, {"location": "b/#x", "text": "old x"},
+        {"location": "c/", "text": "c"}]}
+    monkeypatch.setattr(STATE, "dirty", True)
+    monkeypatch.setattr(STATE, "search", {"en": base})
+    monkeypatch.setattr(STATE, "plan", Plan(False, "test", set()))
+    monkeypatch.setattr(STATE, "entries", {"en/b/": [{"location": "en/b/", "text": "new"}],
+                                           "b/": [{"location": "b/", "text": "zh"}]})
+    docs = serve_index("en", None)["docs"]
+    assert [d["text"] for d in docs] == ["a", "new", "c"]
+    monkeypatch.setattr(STATE, "plan", Plan(True, "test"))
+    assert [d["location"] for d in serve_index("en", {"config": {}})["docs"]] == ["b/"]
+    monkeypatch.setattr(STATE, "dirty", False)
+    assert serve_index("en", base) is None  # make build splits Material's index itself
+    assert incremental.STATE is STATE

@@ -31,8 +31,9 @@ $(STAMP): pyproject.toml constraints.txt
 	$(UV) pip install -q --python $(PY) $$($(PY) scripts/pip_sources.py) -c constraints.txt -e ".[dev]"
 	@touch $(STAMP)
 
+# --dirty: rebuild only what an edit affects (scripts/pytorch_notes/site/incremental.py), ~1 s after a save
 serve: $(STAMP)
-	$(VENV)/bin/mkdocs serve -a 127.0.0.1:8000
+	$(VENV)/bin/mkdocs serve --dirty -a 127.0.0.1:8000
 
 build: $(STAMP)
 	$(VENV)/bin/mkdocs build --strict --site-dir site

@@ -17,6 +17,7 @@ The comments are found with ``tokenize`` (https://docs.python.org/3/library/toke
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import tokenize
@@ -86,6 +87,7 @@ def _tag(text: str) -> tuple[str, str] | None:
     return (m.group("tag"), m.group("text")) if m else None
 
 
+@functools.lru_cache(maxsize=4096)  # pages, notebooks and downloads localize the same cells on every build
 def localize(source: str, lang: str) -> str:
     """The source of an example (or of one of its cells) as shown to a reader of ``lang``.
 

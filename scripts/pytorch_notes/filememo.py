@@ -15,13 +15,12 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import TypeVar
 
 R = TypeVar("R")
 
 
-def stat_key(path: Path) -> tuple[int, int, int, int] | None:
+def stat_key(path: str | os.PathLike) -> tuple[int, int, int, int] | None:
     """The identity of ``path``'s current content on disk, or None when it does not exist."""
     try:
         st = os.stat(path)
@@ -41,8 +40,8 @@ def file_memo(fn: Callable[..., R]) -> Callable[..., R]:
 
     @functools.wraps(fn)
     def wrapper(path, *args, **kwargs):
-        p = Path(path)
-        key = (os.fspath(p.resolve()), *map(_hashable, args), *sorted((k, _hashable(v)) for k, v in kwargs.items()))
+        p = os.fspath(path)
+        key = (os.path.abspath(p), *map(_hashable, args), *sorted((k, _hashable(v)) for k, v in kwargs.items()))
         stamp = stat_key(p)
         hit = cache.get(key)
         if hit is not None and hit[0] == stamp and stamp is not None:

@@ -46,13 +46,13 @@ def on_config(config):
     incremental.install()
     i18n = config.plugins.get("i18n")
     if not getattr(i18n, "building", False):  # the outer build (i18n builds the other languages inside it)
-        incremental.start_build()
+        incremental.start_build(config)
     return config
 
 
 def on_startup(command, dirty):
     """``mkdocs serve --dirty`` (``make serve``): rebuild only what changed (``incremental``)."""
-    incremental.STATE.dirty = bool(dirty) and command == "serve"
+    incremental.serve_dirty(bool(dirty) and command == "serve")
 
 
 def on_serve(server, config, builder):
@@ -76,6 +76,7 @@ def on_files(files, config):
 
 
 def on_env(env, config, files):
+    buildcache.compiled_templates(env)  # Material's templates compiled once, not on every build
     incremental.restore_skipped_pages(files)  # titles of the pages a dirty rebuild did not read
     return env
 

@@ -25,6 +25,7 @@ full build of the same tree, file by file.
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass, field
 
@@ -149,13 +150,38 @@ def record_entries(url: str, entries: list) -> None:
     STATE.entries[url] = entries
 
 
-def start_build() -> None:
-    """Plan this build and reset what it collects (``on_config`` of the outer build)."""
+def start_build(config) -> None:
+    """Plan this build and reset what it collects (``on_config`` of the outer build).
+
+    Under ``make serve`` Material's search plugin also keeps the previous build's index and merges the
+    new pages into it; under mkdocs-static-i18n that merge took every language's entries again on each
+    rebuild, so the index (and the rebuild time) doubled with every save. ``serve_index`` writes the
+    index from the entries recorded page by page, so the previous one is dropped here.
+    """
     STATE.entries = {}
+    search = config.plugins.get("material/search") or config.plugins.get("search")
+    if STATE.dirty and search is not None and hasattr(search, "search_index_prev"):
+        search.search_index_prev = None
     STATE.plan = plan(STATE.dirty)
     if STATE.dirty:
         log.info(f"rebuild: {'everything' if STATE.plan.full else f'{len(STATE.plan.pages)} page(s)'} "
                  f"({STATE.plan.reason})")
+
+
+class _NotInaccurate(logging.Filter):
+    """Drop MkDocs' warning that a dirty build "will likely lead to inaccurate navigation": this module
+    makes it accurate (``tests/test_incremental.py``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("A 'dirty' build is being performed")
+
+
+def serve_dirty(dirty: bool) -> None:
+    """Called from ``on_startup``: ``make serve`` rebuilds incrementally (``mkdocs serve --dirty``)."""
+    STATE.dirty = dirty
+    build_log = logging.getLogger("mkdocs.commands.build")
+    if dirty and not any(isinstance(f, _NotInaccurate) for f in build_log.filters):
+        build_log.addFilter(_NotInaccurate())
 
 
 def install() -> None:
@@ -178,17 +204,38 @@ def install() -> None:
     SearchIndex.add_entry_from_context = add_entry_from_context
 
 
+class _ChangesOnly:
+    """Pass a watchdog handler one event per saved file: inotify reports a file being opened and closed
+    unwritten (the build itself reads every page), and a write both as "modified" (per chunk) and as
+    "closed" (when complete): only the last counts, or one save rebuilt twice. Editors that save by
+    renaming give "created" or "moved". Python's bytecode caches under ``scripts/`` are not sources."""
+
+    IGNORED = frozenset({"opened", "closed_no_write", "modified"})
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    def dispatch(self, event) -> None:
+        if event.event_type not in self.IGNORED and "__pycache__" not in event.src_path:
+            log.debug(f"live reload: {event.event_type} {event.src_path}")
+            self.inner.dispatch(event)
+
+
 def faster_watcher(server):
-    """Swap the live-reload server's polling observer (MkDocs polls every 0.5 s) for watchdog's native one
-    (inotify on Linux), moving the watches scheduled so far; later ``server.watch`` calls use it too.
-    Keeps the polling observer if the native one cannot start (e.g. no inotify)."""
+    """On Linux, swap the live-reload server's polling observer (MkDocs polls every 0.5 s) for watchdog's
+    inotify one, moving the watches scheduled so far; later ``server.watch`` calls use it too. Keeps
+    the polling observer elsewhere, or if inotify cannot watch (limits, unsupported file system)."""
     from watchdog.observers import Observer  # noqa: PLC0415 - only under make serve
 
     old = server.observer
     handlers = getattr(old, "_handlers", None)
-    if handlers is None or old.is_alive():
-        return server
-    new = Observer()
+    if handlers is None or old.is_alive() or Observer.__name__ != "InotifyObserver":
+        return server  # other platforms' observers report no "closed" event: keep MkDocs' polling
+    class ChangesObserver(Observer):  # every handler scheduled on it, now or later, sees changes only
+        def schedule(self, event_handler, path, recursive=False, **kwargs):
+            return super().schedule(_ChangesOnly(event_handler), path, recursive=recursive, **kwargs)
+
+    new = ChangesObserver()
     try:
         refs = {}
         for watch, hs in list(handlers.items()):
@@ -199,6 +246,7 @@ def faster_watcher(server):
         return server
     server.observer = new
     server._watch_refs = refs  # MkDocs unwatches through these
+    server.build_delay = 0.03  # MkDocs waits 0.1 s for more changes; "closed" already means a write is complete
     return server
 
 

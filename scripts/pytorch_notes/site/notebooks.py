@@ -12,6 +12,7 @@ from pathlib import Path
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
+from pytorch_notes.filememo import stat_key
 from pytorch_notes.pages import PageError, find_embeds, language_pages
 from pytorch_notes.parse import ExampleError, resolve_example
 from pytorch_notes.render.notebook import build_notebook, dumps, notebook_title, py_download
@@ -19,6 +20,7 @@ from pytorch_notes.settings import DOCS_DIR, LANGUAGES
 from pytorch_notes.site.common import first_heading
 from pytorch_notes.site.embed import py_url, shown_example
 from pytorch_notes.site.urls import notebook_page_dest, notebook_urls, page_url
+from pytorch_notes.store.layout import record_path
 
 
 def _embedding_pages() -> dict[str, dict[str, tuple[str, str]]]:
@@ -65,6 +67,9 @@ class _KeepEverything(set):
         return True
 
 
+_WRITTEN: dict[Path, tuple] = {}  # notebook -> (its inputs, its stat) when last written (make serve)
+
+
 def write_notebooks(config) -> None:
     """Write the notebooks of all embedded, captured examples; delete ones no longer wanted.
 
@@ -72,6 +77,9 @@ def write_notebooks(config) -> None:
     current build did not use, so under i18n each language build wiped the other's and
     every build re-rendered every notebook (measured: 32 s instead of ~10 s for 57
     examples). ``make clean`` empties the cache.
+
+    A notebook whose inputs (the example's source, its record file, language, title, chapter URL) and
+    file are unchanged since this process last wrote it is not rebuilt (a rebuild of ``make serve``).
     """
     jupyter = config.plugins.get("mkdocs-jupyter")
     if jupyter is not None:
@@ -89,7 +97,10 @@ def write_notebooks(config) -> None:
             target = root / (rel[:-3] + ".ipynb")
             wanted.add(target)
             chapter_url = absolute_page_url(config, lang, page)
-            _write_if_changed(target, dumps(build_notebook(record, lang, title, chapter_url, example)))
+            key = (example.sha256, stat_key(record_path(rel, record.device_kind)), lang, title, chapter_url)
+            if _WRITTEN.get(target) != (key, stat_key(target)):  # unchanged since this process wrote it
+                _write_if_changed(target, dumps(build_notebook(record, lang, title, chapter_url, example)))
+                _WRITTEN[target] = (key, stat_key(target))
         for stale in root.rglob("*.ipynb") if root.exists() else []:
             if stale not in wanted:
                 stale.unlink()

@@ -13,6 +13,7 @@ moves such files. Standard library only.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,21 +30,25 @@ def store_dir(examples_dir: Path = EXAMPLES_DIR) -> Path:
     return Path(examples_dir) / STORE_DIRNAME
 
 
+@functools.cache  # pure; a build asks thousands of times (pathlib is slow)
 def example_dir(rel: str, examples_dir: Path = EXAMPLES_DIR) -> Path:
     """Folder of the records of example ``rel`` (e.g. ``"autograd/leaf.py"`` -> ``_outputs/autograd/leaf``)."""
     return store_dir(examples_dir) / rel.removesuffix(".py")
 
 
+@functools.cache  # pure; a build asks thousands of times (pathlib is slow)
 def record_path(rel: str, kind: str, examples_dir: Path = EXAMPLES_DIR) -> Path:
     """Record file of ``rel`` captured on device ``kind`` (``"cpu"`` or ``"cuda"``)."""
     return example_dir(rel, examples_dir) / f"{kind}{RECORD_SUFFIX}"
 
 
+@functools.cache  # pure; a build asks thousands of times (pathlib is slow)
 def failure_path(rel: str, kind: str, examples_dir: Path = EXAMPLES_DIR) -> Path:
     """Failure marker of ``rel`` on device ``kind``."""
     return example_dir(rel, examples_dir) / f"{kind}{FAILURE_SUFFIX}"
 
 
+@functools.cache  # pure; a build asks thousands of times (pathlib is slow)
 def legacy_paths(rel: str, examples_dir: Path = EXAMPLES_DIR) -> tuple[Path, Path]:
     """(record, failure marker) of ``rel`` in the format-1 layout."""
     stem = store_dir(examples_dir) / rel.removesuffix(".py")

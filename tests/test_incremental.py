@@ -52,7 +52,7 @@ def test_dirty_rebuilds_after_editing_a_page_an_example_and_a_record_equal_a_ful
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "rebuild: 2 page(s)" in proc.stderr, proc.stderr[-3000:]  # the edited page and its twin only
-    assert "rebuild: everything" not in proc.stderr.split("build 0 ", 1)[1]
+    assert proc.stderr.count("rebuild: everything") == 1  # the first build only
     shutil.rmtree(repo / ".cache" / "pytorch-notes")  # the full build runs without the build cache
     full = tmp_path / "full"
     proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--site-dir", str(full)], cwd=repo, env=env,

@@ -16,6 +16,7 @@ from benchmarks.loop import (
     append_marker_comment,
     append_marker_sentence,
     build_pending,
+    example_urls,
     marker,
     plain_overrides,
     poll_until,
@@ -201,3 +202,12 @@ def test_plain_overrides_drop_hooks_notebooks_and_watched_paths():
     assert out["plugins"] == [{"search": {"lang": ["zh"]}}, "i18n"]
     assert set(out["validation"]["links"].values()) == {"info"}
     assert cfg["plugins"][2] == {"mkdocs-jupyter": {"execute": False}}  # not modified in place
+
+
+def test_example_urls_lists_the_embedding_pages_and_notebooks_of_each_language(tmp_path):
+    _write(tmp_path / "docs/zh/index.md", "# 首页\n\n::: example ch/ex.py\n")
+    _write(tmp_path / "docs/zh/ch.md", "# 章\n\n::: example ch/ex.py\n\n::: example ch/other.py\n")
+    _write(tmp_path / "docs/zh/notebooks/ch/ex.md", "::: example ch/ex.py\n")  # generated folder: not a page
+    _write(tmp_path / "docs/en/ch.md", "# Chapter\n\n```\n::: example ch/ex.py\n```\n\n::: example ch/ex.py\n")
+    _write(tmp_path / "docs/en/other.md", "# Other\n\n::: example ch/other.py\n")
+    assert example_urls(tmp_path, "ch/ex.py") == ["ch/", "", "notebooks/ch/ex/", "en/ch/", "en/notebooks/ch/ex/"]

@@ -6,8 +6,8 @@ moves its address to a free port; the variables the Makefile exports come from `
 
 * page edit: in a copy of the repository (warm ``.cache``), the server started and answering, append
   a unique marker sentence to ``docs/zh/tensors.md``, poll the served page every 20 ms until the marker
-  is on it; the figure is the seconds from the save to the marker, over at least 5 edits
-  (target <= 1.0 s), and its ratio to a warm ``mkdocs build --strict`` of the same copy.
+  is on it; the figure is the seconds from the save to the marker, over ``--edits`` edits (10; 5 with
+  ``--quick``; target <= 1.0 s), and its ratio to a warm ``mkdocs build --strict`` of the same copy.
 * example edit: append a bilingual comment pair carrying a new marker (``# zh: <marker>`` /
   ``# en: <marker>``, the form CONTRIBUTING documents; a comment changes no output, so no capture is
   needed and the stored record stays fresh) to the end of ``examples/tensors/create.py``, and poll until
@@ -19,8 +19,9 @@ moves its address to a free port; the variables the Makefile exports come from `
   Between two edits the server is left to settle (``build_pending``): a rebuild that writes the
   generated notebooks into ``docs/`` can start another one.
 * plain Material: the warm strict build of the same Markdown pages, ``::: example`` lines removed, with
-  the theme, i18n, search and the Markdown extensions but no hooks and no mkdocs-jupyter
-  (``plain_overrides``): the floor for this stack; reported with the ratio ours / plain, no target.
+  the theme (its few template overrides in ``docs/overrides`` included), i18n, search and the Markdown
+  extensions but no hooks and no mkdocs-jupyter (``plain_overrides``): the floor for this stack;
+  reported with the ratio ours / plain, no target.
 * fresh clone (``benchmarks.fresh``): ``make serve`` in a ``git clone`` of HEAD until the home page
   answers (target < 60 s), and ``make test`` in another (target < 180 s), each creating its virtualenv.
 """
@@ -232,6 +233,7 @@ class Server:
 
 
 def lang_prefix(lang: str) -> str:
+    """Where ``lang``'s pages live under the site root: ``""`` for the default language, else ``"<lang>/"``."""
     return "" if lang == LANGUAGES[0] else f"{lang}/"
 
 

@@ -12,6 +12,18 @@ import pytest
 from benchmarks.build import flatten_nav, replicate
 from benchmarks.capture import overhead_subset
 from benchmarks.figures import Figure, format_table, ratio
+from benchmarks.loop import (
+    append_marker_comment,
+    append_marker_sentence,
+    build_pending,
+    example_urls,
+    marker,
+    plain_overrides,
+    poll_until,
+    serve_script,
+    strip_embeds,
+)
+from benchmarks.repo import BenchError
 from benchmarks.weight import page_weights
 from pytorch_notes.parse import parse_example
 from pytorch_notes.store.model import FORMAT, Provenance, Record
@@ -125,3 +137,77 @@ def test_overhead_subset_skips_raising_examples_and_spreads_over_run_times(examp
     assert overhead_subset(0, examples_dir) == [f"ch/e{n}.py" for n in range(5)]
     assert overhead_subset(3, examples_dir) == ["ch/e0.py", "ch/e2.py", "ch/e4.py"]
     assert overhead_subset(1, examples_dir) == ["ch/e2.py"]
+
+
+# ---------------------------------------------------------------- the loop section's pure helpers
+
+DRY_RUN = "test -x .venv/bin/python || python3 -m venv .venv\n.venv/bin/mkdocs serve -a 127.0.0.1:8000 --livereload\n"
+
+
+def test_serve_script_moves_the_recipe_to_the_given_port():
+    script = serve_script(DRY_RUN + "make: Leaving directory '/x'\n", 40123)
+    assert script.splitlines() == ["test -x .venv/bin/python || python3 -m venv .venv",
+                                   ".venv/bin/mkdocs serve -a 127.0.0.1:40123 --livereload"]
+    assert serve_script("mkdocs serve --dev-addr=localhost:8000", 5) == "mkdocs serve --dev-addr=127.0.0.1:5"
+    with pytest.raises(BenchError, match="no host:port"):
+        serve_script("mkdocs serve", 5)
+
+
+def test_build_pending_pairs_each_detected_change_with_its_end():
+    log = "INFO - Serving on http://127.0.0.1:8000/\nINFO - Detected file changes\nINFO - Building documentation...\n"
+    assert build_pending(log)
+    assert not build_pending(log + "INFO - Reloading browsers\n")
+    assert not build_pending(log + "ERROR - An error happened during the rebuild. The server will appear stuck\n")
+    assert build_pending(log + "INFO - Reloading browsers\nINFO - Detected file changes\n")
+    assert not build_pending("")
+
+
+def test_poll_until_returns_the_elapsed_time_or_none_after_the_timeout():
+    now = [0.0]
+    calls = []
+
+    def check():
+        calls.append(now[0])
+        return len(calls) == 4
+
+    def sleep(s):
+        now[0] += s
+
+    assert poll_until(check, 10, interval=0.5, clock=lambda: now[0], sleep=sleep) == pytest.approx(1.5)
+    assert calls == [0.0, 0.5, 1.0, 1.5]
+    now[0] = 0.0
+    assert poll_until(lambda: False, 1.0, interval=0.3, clock=lambda: now[0], sleep=sleep) is None
+    assert now[0] == pytest.approx(1.2)  # one poll past the timeout, not more
+
+
+def test_markers_are_appended_as_a_sentence_and_a_bilingual_comment_pair():
+    m = marker()
+    assert m.startswith("benchloop") and m.isalnum() and marker() != m
+    assert append_marker_sentence("# T\n\ntext\n\n", m) == f"# T\n\ntext\n\nBenchmark marker {m}.\n"
+    assert append_marker_comment("# %%\nx = 1", m) == f"# %%\nx = 1\n# zh: {m}\n# en: {m}\n"
+
+
+def test_strip_embeds_keeps_the_syntax_shown_in_fences_and_comments():
+    page = ("# A\n\n::: example ch/ex.py\n\ntext\n\n    ::: example ch/other.py\n\n"
+            "```\n::: example ch/ex.py\n```\n<!--\n::: example ch/ex.py\n-->\n")
+    assert strip_embeds(page) == ("# A\n\n\ntext\n\n\n"
+                                  "```\n::: example ch/ex.py\n```\n<!--\n::: example ch/ex.py\n-->\n")
+
+
+def test_plain_overrides_drop_hooks_notebooks_and_watched_paths():
+    cfg = {"hooks": ["scripts/h.py"], "watch": ["examples"],
+           "plugins": [{"search": {"lang": ["zh"]}}, "i18n", {"mkdocs-jupyter": {"execute": False}}, "mkdocs-jupyter"]}
+    out = plain_overrides(cfg)
+    assert out["hooks"] == [] and out["watch"] == []
+    assert out["plugins"] == [{"search": {"lang": ["zh"]}}, "i18n"]
+    assert set(out["validation"]["links"].values()) == {"info"}
+    assert cfg["plugins"][2] == {"mkdocs-jupyter": {"execute": False}}  # not modified in place
+
+
+def test_example_urls_lists_the_embedding_pages_and_notebooks_of_each_language(tmp_path):
+    _write(tmp_path / "docs/zh/index.md", "# 首页\n\n::: example ch/ex.py\n")
+    _write(tmp_path / "docs/zh/ch.md", "# 章\n\n::: example ch/ex.py\n\n::: example ch/other.py\n")
+    _write(tmp_path / "docs/zh/notebooks/ch/ex.md", "::: example ch/ex.py\n")  # generated folder: not a page
+    _write(tmp_path / "docs/en/ch.md", "# Chapter\n\n```\n::: example ch/ex.py\n```\n\n::: example ch/ex.py\n")
+    _write(tmp_path / "docs/en/other.md", "# Other\n\n::: example ch/other.py\n")
+    assert example_urls(tmp_path, "ch/ex.py") == ["ch/", "", "notebooks/ch/ex/", "en/ch/", "en/notebooks/ch/ex/"]

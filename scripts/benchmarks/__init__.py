@@ -4,7 +4,9 @@ Usage and the sections are described in ``cli`` (``python scripts/bench.py --hel
 ``figures`` (``Figure``, ``ratio``, the table, the JSON report), ``repo`` (temporary copies of the
 repository, the environment of measured commands, timed commands and builds, child MkDocs configs),
 ``build`` (the ``build``, ``exec``, ``scaling`` and ``tests`` sections), ``capture`` (``incremental``
-and ``capture``), ``weight`` (page weights and search index sizes). The command line is ``cli.main``.
+and ``capture``), ``weight`` (page weights and search index sizes), ``reader`` (search recall and
+accessibility in a browser), ``loop`` (edit-to-page reload under ``make serve``, the plain-Material
+floor) with ``fresh`` (``make serve`` and ``make test`` in a fresh clone). The command line is ``cli.main``.
 """
 
 from benchmarks.cli import main

@@ -42,8 +42,8 @@ def bench_build(tmp: Path, repeat: int) -> tuple[list[Figure], Path]:
         shutil.rmtree(root / ".cache", ignore_errors=True)
         cold.append(mkdocs_build(root, site, env))
     warm = [mkdocs_build(root, site, env) for _ in range(repeat)]  # the cold builds warmed the cache
-    return [Figure("build, stored outputs (warm cache)", "s", warm, ("<", 10)),
-            Figure("build, stored outputs (cold: .cache emptied)", "s", cold)], site
+    return [Figure("build, stored outputs (warm cache)", "s", warm, ("<", 4)),
+            Figure("build, stored outputs (cold: .cache emptied)", "s", cold, ("<", 15))], site
 
 
 STRIP_HOOK = '''"""Benchmark only: drop stored outputs from the generated notebooks so mkdocs-jupyter executes them."""

@@ -3,18 +3,19 @@
 Usage::
 
     python scripts/bench.py [--repeat N] [--exec-repeat N] [--quick] [--skip-tests] [--only SECTION,...]
-                            [--scale 1,4,16] [--capture-examples N] [--test-args ARGS]
+                            [--scale 1,4,16] [--capture-examples N] [--test-args ARGS] [--edits N] [--fresh]
 
 ``make bench ARGS="--quick --skip-tests"`` takes a few minutes (for development); the full run takes
 about 35 minutes on a 2-core machine (the executing build, the x16 scaling and the three ``make test``
-runs dominate) and should run on a quiet machine.
+runs dominate) plus the ``loop`` section's fresh clones, and should run on a quiet machine.
+``--only loop --quick`` measures the edit-to-page loop in a few minutes.
 A section that fails is reported (exit status 1); the others still run.
 
 Sections (all by default, in this order):
 
-* ``build``: strict build of both languages from stored outputs, cold (``.cache`` emptied) and
-  warm (mkdocs-jupyter cache filled by the previous build); the page weights are measured on
-  the warm build's output (``weight``).
+* ``build``: strict build of both languages from stored outputs, cold (``.cache`` emptied, target
+  < 15 s) and warm (mkdocs-jupyter cache filled by the previous build, target < 4 s); the page weights
+  are measured on the warm build's output (``weight``).
 * ``exec``: the same site built by a build that executes the examples: mkdocs-jupyter with
   ``execute: true`` and its cache off, on the notebooks the hook writes, stripped of their stored
   outputs by an extra hook. The page embeds are kept (they read the store, which costs little),
@@ -32,6 +33,14 @@ Sections (all by default, in this order):
 * ``reader``: on the warm build, served on 127.0.0.1, in Chromium: search recall@3 per language over the
   query set ``tests/search_queries.json`` (target >= 0.9), and the serious + critical axe-core violations
   of the home, a chapter, a notebook and the 404 page in both languages, light and dark (target 0).
+* ``loop`` (``benchmarks.loop``, ``benchmarks.fresh``): under ``make serve``'s own command, the seconds
+  from saving a page to the served page showing the edit (target <= 1 s) and from saving an example
+  (a new comment) to every page showing it, both languages and notebooks (target <= 2 s), each over
+  ``--edits`` edits (default 10; 5 with --quick) and as a ratio to a warm full build; the warm build of
+  the same pages as plain Material, without hooks or notebooks (the floor for this stack; no target);
+  ``make serve`` in a fresh ``git clone`` of HEAD until the home page answers, virtualenv set-up
+  included (target < 60 s), and ``make test`` in another (target < 180 s, 1 run; left out by
+  ``--skip-tests``). ``--quick`` leaves the fresh clones out unless ``--fresh`` is given.
 * ``tests``: wall time of ``make test``.
 
 Every measurement runs in a temporary copy of the repository (removed afterwards); the repository
@@ -54,11 +63,12 @@ from pytorch_notes.settings import REPO_ROOT
 from benchmarks.build import bench_build, bench_exec, bench_scaling, bench_tests
 from benchmarks.capture import bench_capture, bench_incremental
 from benchmarks.figures import Figure, format_table, ratio, write_report
+from benchmarks.loop import bench_loop
 from benchmarks.reader import bench_reader
-from benchmarks.repo import BenchError
+from benchmarks.repo import BenchError, PartialResults
 from benchmarks.weight import bench_weight
 
-SECTIONS = ("build", "exec", "incremental", "capture", "scaling", "weight", "reader", "tests")
+SECTIONS = ("build", "exec", "incremental", "capture", "scaling", "weight", "reader", "loop", "tests")
 
 
 # ---------------------------------------------------------------- main
@@ -71,19 +81,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--exec-repeat", type=int, default=1, help="runs of the slow executing build (default 1)")
     ap.add_argument("--quick", action="store_true",
                     help="for development: 1 run, partial executing build, 3-example capture subset, scaling x1 x2")
-    ap.add_argument("--skip-tests", action="store_true", help="do not time `make test`")
+    ap.add_argument("--skip-tests", action="store_true",
+                    help="do not time `make test` (neither the tests section nor the loop's fresh clone)")
     ap.add_argument("--test-args", default="", help="ARGS for the timed `make test` (default: none, the full suite)")
     ap.add_argument("--only", help=f"comma-separated sections: {','.join(SECTIONS)}")
     ap.add_argument("--scale", help="content factors for the scaling section (default 1,4,16; --quick 1,2)")
     ap.add_argument("--capture-examples", type=int,
                     help="examples in the capture-overhead subset, 0 = all (default 8; --quick 3)")
+    ap.add_argument("--edits", type=int,
+                    help="edits per reload figure of the loop section (default 10; 5 with --quick)")
+    ap.add_argument("--fresh", action="store_true", help="with --quick: run the loop section's fresh clones anyway")
     args = ap.parse_args(argv)
     repeat = args.repeat or (1 if args.quick else 3)
     factors = [int(x) for x in (args.scale or ("1,2" if args.quick else "1,4,16")).split(",")]
     count = args.capture_examples if args.capture_examples is not None else (3 if args.quick else 8)
     sections = args.only.split(",") if args.only else list(SECTIONS)
     unknown = set(sections) - set(SECTIONS)
-    if unknown or repeat < 1 or args.exec_repeat < 1:
+    edits = args.edits or (5 if args.quick else 10)
+    if unknown or repeat < 1 or args.exec_repeat < 1 or edits < 1:
         ap.error(f"unknown section(s) {sorted(unknown)}" if unknown else "repeats must be >= 1")
     if args.skip_tests and "tests" in sections:
         sections.remove("tests")
@@ -99,6 +114,9 @@ def main(argv: list[str] | None = None) -> int:
             "capture": lambda: bench_capture(tmp, repeat, count),
             "scaling": lambda: bench_scaling(tmp, repeat, factors),
             "tests": lambda: bench_tests(tmp, repeat, args.test_args),
+            "loop": lambda: bench_loop(tmp, repeat, edits, fresh=args.fresh or not args.quick,
+                                       tests=(args.fresh or not args.quick) and not args.skip_tests,
+                                       test_args=args.test_args),
         }
         built, errors = None, []
         for section in [s for s in SECTIONS if s in sections]:
@@ -120,6 +138,11 @@ def main(argv: list[str] | None = None) -> int:
                     found = bench_reader(built)
                 else:
                     found = steps[section]()
+            except PartialResults as exc:
+                figures.extend(exc.figures)
+                errors.append(f"{section}: {exc}")
+                print(f"bench: {section} PARTLY FAILED: {exc}", file=sys.stderr, flush=True)
+                continue
             except (BenchError, subprocess.TimeoutExpired) as exc:
                 errors.append(f"{section}: {exc}")
                 print(f"bench: {section} FAILED: {exc}", file=sys.stderr, flush=True)

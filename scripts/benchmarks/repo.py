@@ -24,6 +24,14 @@ class BenchError(RuntimeError):
     """A measured command failed or did not do what it must (the message says which and why)."""
 
 
+class PartialResults(BenchError):
+    """Part of a section failed (the message says which and why); ``figures`` holds what the rest measured."""
+
+    def __init__(self, message: str, figures: list):
+        super().__init__(message)
+        self.figures = figures
+
+
 # ---------------------------------------------------------------- temporary copies and commands
 
 

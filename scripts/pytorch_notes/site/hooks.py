@@ -5,7 +5,8 @@ example: everything reads the output store written by ``make capture``.
 
 * ``on_config``: refuse to build a checkout with another checkout's package; cache search entries and
   highlighted code (``buildcache``).
-* ``on_pre_build``: write each embedded example's notebook to ``docs/<lang>/notebooks/`` (``notebooks``).
+* ``on_pre_build``: write each embedded example's notebook to ``docs/<lang>/notebooks/`` (``notebooks``)
+  and render the ones missing from mkdocs-jupyter's cache on every core (``prewarm``).
 * ``on_files``: serve those notebooks as pages under mkdocs-static-i18n (``notebooks``) and add the
   ``.py`` downloads and figures (``embed``).
 * ``on_page_markdown``: replace each ``::: example`` line with the rendered example (``embed``) and add
@@ -25,7 +26,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
 from pytorch_notes.settings import LANGUAGES, REPO_ROOT
-from pytorch_notes.site import buildcache, embed, incremental, lag, nav, notebooks, search
+from pytorch_notes.site import buildcache, embed, incremental, lag, nav, notebooks, prewarm, search
 from pytorch_notes.site.common import page_language
 
 
@@ -63,6 +64,9 @@ def on_serve(server, config, builder):
 @event_priority(-10)  # after mkdocs-jupyter's own on_pre_build, which resets its set
 def on_pre_build(config) -> None:
     notebooks.write_notebooks(config)
+    i18n = config.plugins.get("i18n")
+    if not getattr(i18n, "building", False) and incremental.STATE.plan.full:  # once per build, not per language
+        prewarm.fill_cache(config)  # a cold build renders the notebooks on every core
 
 
 @event_priority(-200)  # after mkdocs-static-i18n (-100)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -12,6 +14,32 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 MKDOCS = Path(sys.executable).with_name("mkdocs")
+
+
+def _build_site(out: Path) -> None:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    proc = subprocess.run([str(MKDOCS), "build", "--strict", "--site-dir", str(out)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=400)
+    assert proc.returncode == 0, f"mkdocs build --strict failed:\n{proc.stdout}\n{proc.stderr}"
+
+
+def pytest_configure(config):
+    """``make test`` (the whole suite): build the site once, before the workers start.
+
+    The ``site`` fixture then reuses it, and the other builds of the suite (a copy of the course with GPU
+    records, the offline copy, the served copy) find mkdocs-jupyter's cache filled instead of each
+    rendering every notebook at the same time on the other worker (a fresh clone has no cache). A run of
+    chosen tests (``make test ARGS=tests/test_store.py``) builds only if a test asks for the site.
+    """
+    if hasattr(config, "workerinput") or os.environ.get("PYTORCH_NOTES_TEST_SITE"):
+        return  # an xdist worker, or a site built by the controller already
+    if config.args_source is not pytest.Config.ArgsSource.TESTPATHS or config.getoption("collectonly"):
+        return
+    out = Path(tempfile.mkdtemp(prefix="pytorch-notes-site-"))
+    print(f"building the site once for the whole suite into {out} ...", flush=True)
+    _build_site(out)
+    os.environ["PYTORCH_NOTES_TEST_SITE"] = str(out)  # the workers inherit it
+    config.add_cleanup(lambda: shutil.rmtree(out, ignore_errors=True))
 
 
 def pytest_addoption(parser):
@@ -43,13 +71,13 @@ def write_example(examples_dir: Path):
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
-    """The real site, built once per pytest worker with ``mkdocs build --strict`` into a temp folder.
+    """The real site, built with ``mkdocs build --strict``: once for the whole suite by ``pytest_configure``,
+    else once per pytest worker into a temp folder.
 
-    Tests that use it must be in ``xdist_group("site")`` so that one worker builds it once (~15 s).
+    Tests that use it are in ``xdist_group("site")`` (they also share one browser).
     """
+    if prebuilt := os.environ.get("PYTORCH_NOTES_TEST_SITE"):
+        return Path(prebuilt)
     out = tmp_path_factory.mktemp("site")
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    proc = subprocess.run([str(MKDOCS), "build", "--strict", "--site-dir", str(out)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, f"mkdocs build --strict failed:\n{proc.stdout}\n{proc.stderr}"
+    _build_site(out)
     return out

@@ -33,7 +33,7 @@ def _differences(a: Path, b: Path) -> list[str]:
     return out
 
 
-@pytest.mark.xdist_group("site")
+@pytest.mark.xdist_group("incremental")
 def test_dirty_rebuilds_after_editing_a_page_an_example_and_a_record_equal_a_full_build(tmp_path, site):
     repo = copy_repo(tmp_path / "repo", cache=True)  # after the `site` build: mkdocs-jupyter's cache is warm
     record = next((repo / "examples" / "_outputs" / "tensors").glob("*/cpu.json"))

@@ -16,7 +16,7 @@ from test_browser import SCREENSHOTS, html_lang, path_of
 
 base, browser, tab = test_browser.base, test_browser.browser, test_browser.tab  # fixtures
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("site")]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("reader")]  # beside the crawl, on the other worker
 
 
 # ---------------------------------------------------------------------------------------------

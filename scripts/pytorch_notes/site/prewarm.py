@@ -26,6 +26,39 @@ _NB2HTML_OPTIONS = ("kernel_name", "theme", "allow_errors", "show_input", "no_in
                     "remove_tag_config", "highlight_extra_classes", "include_requirejs", "custom_mathjax_url")
 
 
+def _share_compiled_templates() -> None:
+    """Worker initialiser: one in-memory Jinja bytecode cache for every nbconvert exporter of the process.
+
+    mkdocs-jupyter makes a new ``HTMLExporter`` per notebook, and nbconvert a new Jinja environment per
+    exporter, so every notebook compiled nbconvert's templates again: two thirds of a conversion
+    (cProfile of 20 notebooks: 3.7 s of 5.4 s in ``jinja2.Environment.compile``). Jinja's bytecode
+    cache is keyed by each template's name and source, so the rendered HTML is the same.
+    """
+    from jinja2 import BytecodeCache  # noqa: PLC0415 - worker side
+    from nbconvert.exporters.templateexporter import TemplateExporter  # noqa: PLC0415
+
+    class InMemory(BytecodeCache):
+        def __init__(self) -> None:
+            self.store: dict[str, bytes] = {}
+
+        def load_bytecode(self, bucket) -> None:
+            if (code := self.store.get(bucket.key)) is not None:
+                bucket.bytecode_from_string(code)
+
+        def dump_bytecode(self, bucket) -> None:
+            self.store[bucket.key] = bucket.bytecode_to_string()
+
+    shared = InMemory()
+    create = TemplateExporter._create_environment
+
+    def _create_environment(self):
+        environment = create(self)
+        environment.bytecode_cache = shared
+        return environment
+
+    TemplateExporter._create_environment = _create_environment
+
+
 def _convert(job: tuple[str, str, dict, int]) -> str:
     """Worker: render one notebook as mkdocs-jupyter's ``new_render`` does and store its cache entry."""
     from mkdocs_jupyter import convert  # noqa: PLC0415 - imported in the worker
@@ -70,7 +103,7 @@ def fill_cache(config) -> None:
     if len(jobs) < MIN_MISSES or workers < 2:
         return
     t0 = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_share_compiled_templates) as pool:
         for _ in pool.map(_convert, jobs, chunksize=4):
             pass
     log.info(f"rendered {len(jobs)} notebooks for mkdocs-jupyter's cache on {workers} cores "

@@ -28,7 +28,7 @@ help:
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(PY) || python3 -m venv $(VENV)
 	@test -x $(UV) || $(PY) -m pip install -q --disable-pip-version-check -c constraints.txt uv
-	$(UV) pip install -q --python $(PY) $$($(PY) scripts/pip_sources.py) -c constraints.txt -e ".[dev]"
+	$(UV) pip install -q --compile-bytecode --python $(PY) $$($(PY) scripts/pip_sources.py) -c constraints.txt -e ".[dev]"
 	@touch $(STAMP)
 
 # --dirty: rebuild only what an edit affects (scripts/pytorch_notes/site/incremental.py), ~1 s after a save

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -16,19 +17,23 @@ ROOT = Path(__file__).resolve().parent.parent
 MKDOCS = Path(sys.executable).with_name("mkdocs")
 
 
+def _build_command(out: Path) -> list[str]:
+    return [str(MKDOCS), "build", "--strict", "--site-dir", str(out)]
+
+
 def _build_site(out: Path) -> None:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    proc = subprocess.run([str(MKDOCS), "build", "--strict", "--site-dir", str(out)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=400)
+    proc = subprocess.run(_build_command(out), cwd=ROOT, env=env, capture_output=True, text=True, timeout=400)
     assert proc.returncode == 0, f"mkdocs build --strict failed:\n{proc.stdout}\n{proc.stderr}"
 
 
 def pytest_configure(config):
-    """``make test`` (the whole suite): build the site once, before the workers start.
+    """``make test`` (the whole suite): start building the site once, as the workers start.
 
-    The ``site`` fixture then reuses it, and the other builds of the suite (a copy of the course with GPU
-    records, the offline copy, the served copy) find mkdocs-jupyter's cache filled instead of each
-    rendering every notebook at the same time on the other worker (a fresh clone has no cache). A run of
+    The build runs in the background while the tests that need no site start; the ``site`` fixture waits
+    for it (``prebuilt_site``). The suite's other builds (a copy of the course with GPU records, the
+    offline copy, the served copy) ask for ``site`` first, so they find mkdocs-jupyter's cache filled
+    instead of each rendering every notebook at the same time (a fresh clone has no cache). A run of
     chosen tests (``make test ARGS=tests/test_store.py``) builds only if a test asks for the site.
     """
     if hasattr(config, "workerinput") or os.environ.get("PYTORCH_NOTES_TEST_SITE"):
@@ -36,10 +41,41 @@ def pytest_configure(config):
     if config.args_source is not pytest.Config.ArgsSource.TESTPATHS or config.getoption("collectonly"):
         return
     out = Path(tempfile.mkdtemp(prefix="pytorch-notes-site-"))
-    print(f"building the site once for the whole suite into {out} ...", flush=True)
-    _build_site(out)
+    log = out.with_name(out.name + ".log")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    status = out.with_name(out.name + ".status")  # the build's exit status, written when it ends
+    record = "import subprocess, sys; r = subprocess.call(sys.argv[2:]); open(sys.argv[1], 'w').write(str(r))"
+    with open(log, "w", encoding="utf-8") as fh:
+        proc = subprocess.Popen([sys.executable, "-c", record, str(status), *_build_command(out)], cwd=ROOT,
+                                env=env, stdout=fh, stderr=subprocess.STDOUT)
     os.environ["PYTORCH_NOTES_TEST_SITE"] = str(out)  # the workers inherit it
-    config.add_cleanup(lambda: shutil.rmtree(out, ignore_errors=True))
+
+    def finish() -> None:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        shutil.rmtree(out, ignore_errors=True)
+        log.unlink(missing_ok=True)
+        status.unlink(missing_ok=True)
+
+    config.add_cleanup(finish)
+
+
+def prebuilt_site(timeout: float = 600) -> Path | None:
+    """The site the controller is building (``pytest_configure``), once its build has ended; None when
+    there is none. Fails the test with the build's log when the build failed."""
+    if not (where := os.environ.get("PYTORCH_NOTES_TEST_SITE")):
+        return None
+    out = Path(where)
+    log, status = out.with_name(out.name + ".log"), out.with_name(out.name + ".status")
+    deadline = time.monotonic() + timeout
+    while not status.exists() or not status.read_text(encoding="ascii").strip():
+        if time.monotonic() > deadline:
+            pytest.fail(f"the site build into {out} did not end within {timeout:.0f} s")
+        time.sleep(0.2)
+    if status.read_text(encoding="ascii").strip() != "0":
+        pytest.fail("mkdocs build --strict failed:\n" + log.read_text(encoding="utf-8")[-5000:])
+    return out
 
 
 def pytest_addoption(parser):
@@ -76,8 +112,8 @@ def site(tmp_path_factory) -> Path:
 
     Tests that use it are in ``xdist_group("site")`` (they also share one browser).
     """
-    if prebuilt := os.environ.get("PYTORCH_NOTES_TEST_SITE"):
-        return Path(prebuilt)
+    if (prebuilt := prebuilt_site()) is not None:
+        return prebuilt
     out = tmp_path_factory.mktemp("site")
     _build_site(out)
     return out

@@ -35,7 +35,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("devices-site")]
 
 
 @pytest.fixture(scope="module")
-def devices_site(tmp_path_factory) -> Path:
+def devices_site(tmp_path_factory, site) -> Path:  # after `site`: mkdocs-jupyter's cache is filled
     """A strict build of a copy of the course whose two ``GPU_EXAMPLES`` also have a (made-up) CUDA record."""
     src = tmp_path_factory.mktemp("devices-src")
     shutil.copy2(ROOT / "mkdocs.yml", src / "mkdocs.yml")

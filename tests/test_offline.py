@@ -44,7 +44,7 @@ def _require(ok: bool, reason: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def offline_site(tmp_path_factory) -> Path:
+def offline_site(tmp_path_factory, site) -> Path:  # after `site`: mkdocs-jupyter's cache is filled
     """``make offline`` into a temp folder, built from a copy of the sources (see the module docstring)."""
     src = tmp_path_factory.mktemp("offline-src")
     shutil.copy2(ROOT / "mkdocs.yml", src / "mkdocs.yml")

@@ -25,7 +25,9 @@ EXAMPLE = '''\
 import torch
 
 torch.manual_seed(0)
-device = "cuda" if torch.cuda.is_available() else "cpu"
+# zh: 课程选择设备的惯用写法：有加速器（CUDA、ROCm、MPS、XPU）就用，否则用 CPU
+# en: The course's device idiom: an accelerator (CUDA, ROCm, MPS, XPU) when there is one, else the CPU
+device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
 x = torch.rand(2, 3, device=device)
 print(x)
 '''

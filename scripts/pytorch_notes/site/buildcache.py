@@ -23,6 +23,7 @@ safely. A build with the cache writes the same files as one without (``tests/tes
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -35,6 +36,7 @@ CACHE_DIR = REPO_ROOT / ".cache" / "pytorch-notes"
 _FORMAT = 1  # bump when a key or a stored form changes
 
 
+@functools.cache  # importlib.metadata scans the installed distributions on every call
 def _version(dist: str) -> str:
     try:
         return version(dist)
@@ -125,6 +127,8 @@ def install(root: Path = CACHE_DIR) -> None:
         add_entry = SearchIndex.add_entry_from_context
 
         def add_entry_from_context(self, page):
+            if (page.meta or {}).get("search", {}).get("exclude"):
+                return add_entry(self, page)  # Material indexes nothing: no key to compute
             key = search_key(page)
             if key is None:
                 return add_entry(self, page)

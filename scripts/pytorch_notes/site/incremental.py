@@ -82,11 +82,14 @@ def _headings() -> dict[str, str | None]:
 
 
 def plan(dirty: bool) -> Plan:
-    """Decide what this build redoes (see the module docstring) and remember the inputs for the next one."""
+    """Decide what this build redoes (see the module docstring) and remember the inputs for the next one.
+    Outside ``make serve`` (``dirty`` False) every build is full and nothing is recorded."""
+    if not dirty:
+        return Plan(True, "full build")
     stamps, headings = _inputs(), _headings()
     before, STATE.stamps = STATE.stamps, stamps
     old_headings, STATE.headings = STATE.headings, headings
-    if not dirty or before is None:
+    if before is None:
         return Plan(True, "full build")
     changed = {k for k in stamps.keys() | before.keys() if stamps.get(k) != before.get(k)}
     if set(stamps) != set(before):

@@ -8,8 +8,11 @@ import copy
 import hashlib
 import json
 import os
+import re
+import shutil
 from pathlib import Path
 
+from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
@@ -256,7 +259,8 @@ def slim_notebook_page(html: str, page, config) -> str:
     * nbconvert inlines its stylesheets (~590 KB, the same on every notebook page). Each
       block of at least ``NOTEBOOK_CSS_MIN`` characters moves to a content-addressed file
       under ``assets/notebook/`` and is linked in place (same cascade order), so a reader
-      downloads it once instead of with every notebook page.
+      downloads it once instead of with every notebook page. mkdocs-jupyter's cache entry of
+      the page is rewritten in that slim form on the way (``_slim_jupyter_cache_entry``).
     * The page is kept out of the search index: it repeats the code and outputs of an
       example that a chapter page embeds (the chapter's entry carries that code), so
       indexing it only doubled results. Material skips a page whose ``meta.search.exclude``
@@ -275,7 +279,31 @@ def slim_notebook_page(html: str, page, config) -> str:
         # site itself the link stays relative, so it works under `make serve` and from file://
         html = html.replace(f'href="{nb["chapter_absolute"]}"', f'href="{nb["chapter"]}"')
     page.meta.setdefault("search", {})["exclude"] = True
-    parts, at = [], 0
+    slim = store_lifted_stylesheets(html)
+    if slim is not html:  # a render straight from nbconvert: keep the slim form for the next builds
+        _slim_jupyter_cache_entry(page, config)
+    return _STYLESHEET_LINK.sub(lambda m: f'<link rel="stylesheet" href="{_notebook_css(m[1], config, page)}">', slim)
+
+
+_STYLESHEET_LINK = re.compile(r'<link rel="stylesheet" href="pytorch-notes-css:([0-9a-f]{16})">')
+_CSS_CACHE = REPO_ROOT / ".cache" / "pytorch-notes" / "notebook-css"
+
+
+def _css_digest(css: str) -> str:
+    digest = _CSS_DIGESTS.get(css)
+    if digest is None:
+        digest = _CSS_DIGESTS[css] = hashlib.sha256(css.encode("utf-8")).hexdigest()[:16]
+    return digest
+
+
+_CSS_DIGESTS: dict[str, str] = {}  # stylesheet text -> its digest, so each is hashed once per process
+
+
+def lift_stylesheets(html: str) -> tuple[str, dict[str, str]]:
+    """Replace each inline ``<style>`` block of at least ``NOTEBOOK_CSS_MIN`` characters with a link to
+    ``pytorch-notes-css:<digest>``. Returns (the html, {digest: stylesheet}); html without such blocks
+    is returned as it is."""
+    parts, at, lifted = [], 0, {}
     while (start := html.find(_STYLE_OPEN, at)) != -1:
         end = html.find(_STYLE_CLOSE, start)
         if end == -1:
@@ -285,26 +313,73 @@ def slim_notebook_page(html: str, page, config) -> str:
         if len(css) < NOTEBOOK_CSS_MIN:
             parts.append(html[start:end + len(_STYLE_CLOSE)])
         else:
-            parts.append(f'<link rel="stylesheet" href="{_notebook_css(css, config, page)}">')
+            digest = _css_digest(css)
+            lifted[digest] = css
+            parts.append(f'<link rel="stylesheet" href="pytorch-notes-css:{digest}">')
         at = end + len(_STYLE_CLOSE)
+    if not lifted:
+        return html, {}
     parts.append(html[at:])
-    return "".join(parts)
+    return "".join(parts), lifted
 
 
-def _notebook_css(css: str, config, page) -> str:
-    """Write ``css`` once to ``assets/notebook/<sha256[:16]>.css`` in the site; its URL from ``page``."""
-    name = _CSS_NAMES.get(css)
-    if name is None:
-        name = f"assets/notebook/{hashlib.sha256(css.encode('utf-8')).hexdigest()[:16]}.css"
-        _CSS_NAMES[css] = name
+def store_lifted_stylesheets(html: str) -> str:
+    """``lift_stylesheets(html)``, with each lifted stylesheet stored in ``.cache/pytorch-notes/notebook-css/``
+    (where ``slim_notebook_page`` finds it). Returns ``html`` itself when it has no such block."""
+    slim, stylesheets = lift_stylesheets(html)
+    for digest, css in stylesheets.items():
+        target = _CSS_CACHE / f"{digest}.css"
+        if not target.exists():
+            _CSS_CACHE.mkdir(parents=True, exist_ok=True)
+            _atomic_write(target, css)
+    return slim
+
+
+def _slim_jupyter_cache_entry(page, config) -> None:
+    """Rewrite mkdocs-jupyter's cache entry of ``page`` with its stylesheets lifted (``lift_stylesheets``;
+    the stylesheets are in ``.cache/pytorch-notes/notebook-css/``): a warm build then reads ~40 KB per
+    notebook page instead of ~640 KB, and the page comes out the same (``slim_notebook_page`` links
+    both forms alike)."""
+    plugin = config.plugins.get("mkdocs-jupyter")
+    if plugin is None or not plugin.config["cache"]:
+        return
+    from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path  # noqa: PLC0415
+
+    path = _get_cache_path(plugin.config["cache_dir"],
+                           _compute_cache_key(page.file.abs_src_path, plugin.config, plugin.config["execute"]))
+    try:
+        entry = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    entry["content"] = store_lifted_stylesheets(entry["content"])
+    _atomic_write(path, json.dumps(entry))
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _notebook_css(digest: str, config, page) -> str:
+    """Write the stylesheet ``digest`` (from ``.cache/pytorch-notes/notebook-css/``) once to
+    ``assets/notebook/<digest>.css`` in the site; its URL from ``page``.
+
+    Raises:
+        PluginError: the stylesheet is missing from the cache (a partly deleted ``.cache``): ``make clean``.
+    """
+    name = f"assets/notebook/{digest}.css"
     target = Path(config.site_dir) / name
     if not target.exists():
+        source = _CSS_CACHE / f"{digest}.css"
+        if not source.exists():
+            raise PluginError(f"{page.file.src_uri}: stylesheet {source} is missing from the build cache; "
+                              "run `make clean` and build again")
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(css, encoding="utf-8")
+        shutil.copyfile(source, target)
     return get_relative_url(name, page.url)
 
 
-_CSS_NAMES: dict[str, str] = {}  # stylesheet text -> site path, so each is hashed once per process
 
 
 def point_edit_link_at_example(page, config) -> None:

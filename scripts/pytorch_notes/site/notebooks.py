@@ -286,7 +286,8 @@ def slim_notebook_page(html: str, page, config) -> str:
 
 
 _STYLESHEET_LINK = re.compile(r'<link rel="stylesheet" href="pytorch-notes-css:([0-9a-f]{16})">')
-_CSS_CACHE = REPO_ROOT / ".cache" / "pytorch-notes" / "notebook-css"
+# beside mkdocs-jupyter's entries, whose slim form needs them: whatever removes those removes these too
+_CSS_CACHE = REPO_ROOT / ".cache" / "mkdocs-jupyter" / "pytorch-notes-css"
 
 
 def _css_digest(css: str) -> str:
@@ -324,7 +325,7 @@ def lift_stylesheets(html: str) -> tuple[str, dict[str, str]]:
 
 
 def store_lifted_stylesheets(html: str) -> str:
-    """``lift_stylesheets(html)``, with each lifted stylesheet stored in ``.cache/pytorch-notes/notebook-css/``
+    """``lift_stylesheets(html)``, with each lifted stylesheet stored in ``.cache/mkdocs-jupyter/pytorch-notes-css/``
     (where ``slim_notebook_page`` finds it). Returns ``html`` itself when it has no such block."""
     slim, stylesheets = lift_stylesheets(html)
     for digest, css in stylesheets.items():
@@ -337,7 +338,7 @@ def store_lifted_stylesheets(html: str) -> str:
 
 def _slim_jupyter_cache_entry(page, config) -> None:
     """Rewrite mkdocs-jupyter's cache entry of ``page`` with its stylesheets lifted (``lift_stylesheets``;
-    the stylesheets are in ``.cache/pytorch-notes/notebook-css/``): a warm build then reads ~40 KB per
+    the stylesheets are in ``.cache/mkdocs-jupyter/pytorch-notes-css/``): a warm build then reads ~40 KB per
     notebook page instead of ~640 KB, and the page comes out the same (``slim_notebook_page`` links
     both forms alike)."""
     plugin = config.plugins.get("mkdocs-jupyter")
@@ -362,7 +363,7 @@ def _atomic_write(path: Path, text: str) -> None:
 
 
 def _notebook_css(digest: str, config, page) -> str:
-    """Write the stylesheet ``digest`` (from ``.cache/pytorch-notes/notebook-css/``) once to
+    """Write the stylesheet ``digest`` (from ``.cache/mkdocs-jupyter/pytorch-notes-css/``) once to
     ``assets/notebook/<digest>.css`` in the site; its URL from ``page``.
 
     Raises:

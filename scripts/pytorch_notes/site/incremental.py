@@ -63,13 +63,16 @@ STATE = _State()
 
 
 def _inputs() -> dict[str, tuple]:
-    """Every input of the site with its stat key (generated notebooks and caches left out)."""
+    """Every input of the site with its stat key. Left out: generated notebooks, bytecode caches, and hidden
+    files such as the capture lock and the ``.<name>.tmp`` of an atomic write (a capture running beside
+    ``make serve`` would otherwise make every rebuild a full one)."""
     out = {}
     roots = [DOCS_DIR, EXAMPLES_DIR, REPO_ROOT / "scripts"]
     for root in roots:
         for path in root.rglob("*"):
             rel = path.relative_to(REPO_ROOT).as_posix()
-            if "/notebooks/" in f"/{rel}" or "__pycache__" in rel or not path.is_file():
+            if ("/notebooks/" in f"/{rel}" or "__pycache__" in rel or path.name.startswith(".")
+                    or not path.is_file()):
                 continue
             out[rel] = stat_key(path)
     out["mkdocs.yml"] = stat_key(REPO_ROOT / "mkdocs.yml")
@@ -135,7 +138,7 @@ def mark_for_rebuild(files, lang: str) -> None:
 
 
 def remember_page(page) -> None:
-    """Keep a rendered page's title and meta for the rebuilds that skip it (``on_page_content``)."""
+    """Keep a rendered page's title and meta for the rebuilds that skip it (``on_page_context``)."""
     STATE.titles[page.file.abs_src_path] = (page.title, dict(page.meta or {}))
 
 
@@ -211,7 +214,9 @@ class _ChangesOnly:
     """Pass a watchdog handler one event per saved file: inotify reports a file being opened and closed
     unwritten (the build itself reads every page), and a write both as "modified" (per chunk) and as
     "closed" (when complete): only the last counts, or one save rebuilt twice. Editors that save by
-    renaming give "created" or "moved". Python's bytecode caches under ``scripts/`` are not sources."""
+    renaming give "created" or "moved". Not sources: Python's bytecode caches under ``scripts/``, hidden
+    files (the capture lock, an atomic write's temporary file), and ``docs/<lang>/notebooks/``, which the
+    build itself writes."""
 
     IGNORED = frozenset({"opened", "closed_no_write", "modified"})
 
@@ -219,9 +224,12 @@ class _ChangesOnly:
         self.inner = inner
 
     def dispatch(self, event) -> None:
-        if event.event_type not in self.IGNORED and "__pycache__" not in event.src_path:
-            log.debug(f"live reload: {event.event_type} {event.src_path}")
-            self.inner.dispatch(event)
+        path = getattr(event, "dest_path", "") or event.src_path  # a rename counts where it lands
+        if (event.event_type in self.IGNORED or "__pycache__" in path or os.path.basename(path).startswith(".")
+                or f"{os.sep}notebooks{os.sep}" in path):
+            return  # hidden files (capture lock, atomic writes' temporaries); notebooks the build itself writes
+        log.debug(f"live reload: {event.event_type} {path}")
+        self.inner.dispatch(event)
 
 
 def faster_watcher(server):

@@ -1,12 +1,12 @@
 """Cold builds: the notebooks rendered ahead on every core (site/prewarm.py) and the slim cache entries
-(site/notebooks.py) give the pages mkdocs-jupyter's own render gives."""
+(site/notebook_css.py) give the pages mkdocs-jupyter's own render gives."""
 
 from __future__ import annotations
 
 import json
 
 import nbformat
-from pytorch_notes.site import notebooks, prewarm
+from pytorch_notes.site import notebook_css, prewarm
 
 BIG = "body { color: red; }\n" * 100  # longer than NOTEBOOK_CSS_MIN
 SMALL = ".x { margin: 0 }"
@@ -14,12 +14,12 @@ SMALL = ".x { margin: 0 }"
 
 def test_lifted_stylesheets_link_where_the_blocks_were():
     html = f'<p>a</p><style type="text/css">{BIG}</style><style type="text/css">{SMALL}</style><p>b</p>'
-    slim, lifted = notebooks.lift_stylesheets(html)
+    slim, lifted = notebook_css.lift_stylesheets(html)
     (digest, css), = lifted.items()
     assert css == BIG and len(digest) == 16
     assert slim == (f'<p>a</p><link rel="stylesheet" href="pytorch-notes-css:{digest}">'
                     f'<style type="text/css">{SMALL}</style><p>b</p>')
-    assert notebooks.lift_stylesheets(slim) == (slim, {})  # already slim: unchanged
+    assert notebook_css.lift_stylesheets(slim) == (slim, {})  # already slim: unchanged
     assert slim.replace(f'<link rel="stylesheet" href="pytorch-notes-css:{digest}">',
                         f'<style type="text/css">{BIG}</style>') == html
 
@@ -28,7 +28,7 @@ def test_a_worker_stores_what_mkdocs_jupyter_renders(tmp_path, monkeypatch):
     from mkdocs_jupyter import convert
     from mkdocs_jupyter.plugin import _get_nb_toc_tokens
 
-    monkeypatch.setattr(notebooks, "_CSS_CACHE", tmp_path / "css")
+    monkeypatch.setattr(notebook_css, "_CSS_CACHE", tmp_path / "css")
     nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "language": "python",
                                                            "display_name": "Python 3"}})
     nb.cells = [nbformat.v4.new_markdown_cell("# 标题 · Title"), nbformat.v4.new_code_cell(
@@ -44,7 +44,7 @@ def test_a_worker_stores_what_mkdocs_jupyter_renders(tmp_path, monkeypatch):
     entry_path = tmp_path / "cache" / "entry.json"
     prewarm._convert((str(path), str(entry_path), options, 6))
     entry = json.loads(entry_path.read_text(encoding="utf-8"))
-    slim, lifted = notebooks.lift_stylesheets(expected_body)
+    slim, lifted = notebook_css.lift_stylesheets(expected_body)
     assert lifted, "nbconvert inlines its stylesheets: the entry must carry links instead"
     assert entry == {"content": slim, "toc_tokens": expected_toc, "title": expected_title}
     for digest, css in lifted.items():

@@ -8,11 +8,8 @@ import copy
 import hashlib
 import json
 import os
-import re
-import shutil
 from pathlib import Path
 
-from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
@@ -24,6 +21,7 @@ from pytorch_notes.render import kinds as kinds_module
 from pytorch_notes.render import notebook as notebook_module
 from pytorch_notes.render.notebook import build_notebook, dumps, notebook_title, py_download
 from pytorch_notes.settings import DOCS_DIR, LANGUAGES, REPO_ROOT
+from pytorch_notes.site import notebook_css
 from pytorch_notes.site.common import first_heading
 from pytorch_notes.site.embed import py_url, shown_example
 from pytorch_notes.site.urls import notebook_page_dest, notebook_urls, page_url
@@ -203,8 +201,6 @@ def add_notebook_alternates(page: File, lang: str, use_directory_urls: bool) -> 
     page.alternates = alternates
 
 
-NOTEBOOK_CSS_MIN = 1024  # inline style blocks at least this long (characters) move to a shared file
-_STYLE_OPEN, _STYLE_CLOSE = '<style type="text/css">', "</style>"
 
 
 NOTEBOOK_TEXT = {
@@ -257,10 +253,10 @@ def slim_notebook_page(html: str, page, config) -> str:
     template and downloads (``notebook_page_meta``).
 
     * nbconvert inlines its stylesheets (~590 KB, the same on every notebook page). Each
-      block of at least ``NOTEBOOK_CSS_MIN`` characters moves to a content-addressed file
+      block of at least ``notebook_css.NOTEBOOK_CSS_MIN`` characters moves to a content-addressed file
       under ``assets/notebook/`` and is linked in place (same cascade order), so a reader
       downloads it once instead of with every notebook page. mkdocs-jupyter's cache entry of
-      the page is rewritten in that slim form on the way (``_slim_jupyter_cache_entry``).
+      the page is rewritten in that slim form on the way (``notebook_css``).
     * The page is kept out of the search index: it repeats the code and outputs of an
       example that a chapter page embeds (the chapter's entry carries that code), so
       indexing it only doubled results. Material skips a page whose ``meta.search.exclude``
@@ -279,108 +275,7 @@ def slim_notebook_page(html: str, page, config) -> str:
         # site itself the link stays relative, so it works under `make serve` and from file://
         html = html.replace(f'href="{nb["chapter_absolute"]}"', f'href="{nb["chapter"]}"')
     page.meta.setdefault("search", {})["exclude"] = True
-    slim = store_lifted_stylesheets(html)
-    if slim is not html:  # a render straight from nbconvert: keep the slim form for the next builds
-        _slim_jupyter_cache_entry(page, config)
-    return _STYLESHEET_LINK.sub(lambda m: f'<link rel="stylesheet" href="{_notebook_css(m[1], config, page)}">', slim)
-
-
-_STYLESHEET_LINK = re.compile(r'<link rel="stylesheet" href="pytorch-notes-css:([0-9a-f]{16})">')
-# beside mkdocs-jupyter's entries, whose slim form needs them: whatever removes those removes these too
-_CSS_CACHE = REPO_ROOT / ".cache" / "mkdocs-jupyter" / "pytorch-notes-css"
-
-
-def _css_digest(css: str) -> str:
-    digest = _CSS_DIGESTS.get(css)
-    if digest is None:
-        digest = _CSS_DIGESTS[css] = hashlib.sha256(css.encode("utf-8")).hexdigest()[:16]
-    return digest
-
-
-_CSS_DIGESTS: dict[str, str] = {}  # stylesheet text -> its digest, so each is hashed once per process
-
-
-def lift_stylesheets(html: str) -> tuple[str, dict[str, str]]:
-    """Replace each inline ``<style>`` block of at least ``NOTEBOOK_CSS_MIN`` characters with a link to
-    ``pytorch-notes-css:<digest>``. Returns (the html, {digest: stylesheet}); html without such blocks
-    is returned as it is."""
-    parts, at, lifted = [], 0, {}
-    while (start := html.find(_STYLE_OPEN, at)) != -1:
-        end = html.find(_STYLE_CLOSE, start)
-        if end == -1:
-            break
-        css = html[start + len(_STYLE_OPEN):end]
-        parts.append(html[at:start])
-        if len(css) < NOTEBOOK_CSS_MIN:
-            parts.append(html[start:end + len(_STYLE_CLOSE)])
-        else:
-            digest = _css_digest(css)
-            lifted[digest] = css
-            parts.append(f'<link rel="stylesheet" href="pytorch-notes-css:{digest}">')
-        at = end + len(_STYLE_CLOSE)
-    if not lifted:
-        return html, {}
-    parts.append(html[at:])
-    return "".join(parts), lifted
-
-
-def store_lifted_stylesheets(html: str) -> str:
-    """``lift_stylesheets(html)``, with each lifted stylesheet stored in ``.cache/mkdocs-jupyter/pytorch-notes-css/``
-    (where ``slim_notebook_page`` finds it). Returns ``html`` itself when it has no such block."""
-    slim, stylesheets = lift_stylesheets(html)
-    for digest, css in stylesheets.items():
-        target = _CSS_CACHE / f"{digest}.css"
-        if not target.exists():
-            _CSS_CACHE.mkdir(parents=True, exist_ok=True)
-            _atomic_write(target, css)
-    return slim
-
-
-def _slim_jupyter_cache_entry(page, config) -> None:
-    """Rewrite mkdocs-jupyter's cache entry of ``page`` with its stylesheets lifted (``lift_stylesheets``;
-    the stylesheets are in ``.cache/mkdocs-jupyter/pytorch-notes-css/``): a warm build then reads ~40 KB per
-    notebook page instead of ~640 KB, and the page comes out the same (``slim_notebook_page`` links
-    both forms alike)."""
-    plugin = config.plugins.get("mkdocs-jupyter")
-    if plugin is None or not plugin.config["cache"]:
-        return
-    from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path  # noqa: PLC0415
-
-    path = _get_cache_path(plugin.config["cache_dir"],
-                           _compute_cache_key(page.file.abs_src_path, plugin.config, plugin.config["execute"]))
-    try:
-        entry = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return
-    entry["content"] = store_lifted_stylesheets(entry["content"])
-    _atomic_write(path, json.dumps(entry))
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
-def _notebook_css(digest: str, config, page) -> str:
-    """Write the stylesheet ``digest`` (from ``.cache/mkdocs-jupyter/pytorch-notes-css/``) once to
-    ``assets/notebook/<digest>.css`` in the site; its URL from ``page``.
-
-    Raises:
-        PluginError: the stylesheet is missing from the cache (a partly deleted ``.cache``): ``make clean``.
-    """
-    name = f"assets/notebook/{digest}.css"
-    target = Path(config.site_dir) / name
-    if not target.exists():
-        source = _CSS_CACHE / f"{digest}.css"
-        if not source.exists():
-            raise PluginError(f"{page.file.src_uri}: stylesheet {source} is missing from the build cache; "
-                              "run `make clean` and build again")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target)
-    return get_relative_url(name, page.url)
-
-
+    return notebook_css.link_stylesheets(html, page, config)
 
 
 def point_edit_link_at_example(page, config) -> None:

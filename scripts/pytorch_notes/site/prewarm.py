@@ -6,7 +6,7 @@ other, and keeps the result in ``.cache/mkdocs-jupyter/<key>.json``. With two no
 there, on one core. ``fill_cache`` (``on_pre_build``) finds the notebooks whose cache entry is missing
 and converts them in a process pool with mkdocs-jupyter's own functions, the same arguments and the
 same cache key (``_compute_cache_key``), writing the entry as its page render would, in the slim
-form the build keeps entries in (``notebooks.slim_notebook_page``); the build then finds every entry
+form the build keeps entries in (``notebook_css``); the build then finds every entry
 present. The site is unchanged: a cold build with this and one with ``PYTORCH_NOTES_PREWARM=0``
 (which turns it off) were byte-identical (``diff -r``), and ``tests/test_prewarm.py`` checks that a
 worker stores what mkdocs-jupyter's own render gives.
@@ -66,7 +66,7 @@ def _convert(job: tuple[str, str, dict, int]) -> str:
     from mkdocs_jupyter import convert  # noqa: PLC0415 - imported in the worker
     from mkdocs_jupyter.plugin import _get_nb_toc_tokens  # noqa: PLC0415
 
-    from pytorch_notes.site.notebooks import store_lifted_stylesheets  # noqa: PLC0415
+    from pytorch_notes.site.notebook_css import store_lifted_stylesheets  # noqa: PLC0415
 
     path, cache_path, options, toc_depth = job
     body = store_lifted_stylesheets(convert.nb2html(path, **options))  # the slim form, as the build keeps it

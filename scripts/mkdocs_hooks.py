@@ -1,6 +1,7 @@
 """MkDocs hooks (listed under ``hooks:`` in mkdocs.yml): the glue lives in ``pytorch_notes.site``."""
 
 from pytorch_notes.site.hooks import (  # noqa: F401 - MkDocs looks these names up on this module
+    on_build_error,
     on_config,
     on_env,
     on_files,

@@ -54,10 +54,18 @@ def test_dirty_rebuilds_after_editing_a_page_an_example_and_a_record_equal_a_ful
     assert "rebuild: 2 page(s)" in proc.stderr, proc.stderr[-3000:]  # the edited page and its twin only
     assert proc.stderr.count("rebuild: everything") == 1  # the first build only
     shutil.rmtree(repo / ".cache" / "pytorch-notes")  # the full build runs without the build cache
+    # ... and over an older site (sitedir.py): what it does not write again must go, hidden files stay
     full = tmp_path / "full"
+    shutil.copytree(served, full)
+    for leftover in ("gone/index.html", "en/gone/index.html", "assets/notebook/0123456789abcdef.css", "old.txt"):
+        (full / leftover).parent.mkdir(parents=True, exist_ok=True)
+        (full / leftover).write_text("from an older build", encoding="utf-8")
+    (full / ".hidden").write_text("kept, as MkDocs keeps it", encoding="utf-8")
     proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--site-dir", str(full)], cwd=repo, env=env,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
+    (full / ".hidden").unlink()
+    assert not (full / "gone").exists() and not (full / "en" / "gone").exists()
     assert _differences(full, served) == []
     english = (served / "en" / "autograd" / "index.html").read_text(encoding="utf-8")
     chinese = (served / "autograd" / "index.html").read_text(encoding="utf-8")

@@ -17,12 +17,13 @@ The comments are found with ``tokenize`` (https://docs.python.org/3/library/toke
 
 from __future__ import annotations
 
-import functools
 import io
 import re
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
+
+from pytorch_notes.filememo import value_memo
 
 LANGS = ("zh", "en")
 
@@ -87,7 +88,7 @@ def _tag(text: str) -> tuple[str, str] | None:
     return (m.group("tag"), m.group("text")) if m else None
 
 
-@functools.lru_cache(maxsize=4096)  # pages, notebooks and downloads localize the same cells on every build
+@value_memo("localize")  # pages, notebooks and downloads localize the same cells, in every build
 def localize(source: str, lang: str) -> str:
     """The source of an example (or of one of its cells) as shown to a reader of ``lang``.
 

@@ -198,7 +198,7 @@ def _parse_header(path: Path, lines: list[str]) -> tuple[dict, int]:
     return facts, len(body) + 2
 
 
-@file_memo
+@file_memo(persist="examples")
 def parse_example(path: Path | str, examples_dir: Path = EXAMPLES_DIR) -> Example:
     """Parse one example script.
 

@@ -11,6 +11,8 @@ functions of their inputs only:
 * a highlighted block: the code, the block's options and the highlighter's settings, and the versions
   of Pygments and pymdown-extensions (``highlight_key``).
 
+``persist_memos`` keeps the pipeline's own memos (``filememo``) under ``memo/``.
+
 A third, ``compiled_templates``, keeps Jinja's compiled theme templates on disk: MkDocs makes a new
 template environment for every build (every rebuild of ``make serve`` too) and compiles each of
 Material's templates again (~0.3 s; Jinja's own ``FileSystemBytecodeCache``, keyed by the template's source).
@@ -30,6 +32,7 @@ import os
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from pytorch_notes import filememo
 from pytorch_notes.settings import REPO_ROOT
 
 CACHE_DIR = REPO_ROOT / ".cache" / "pytorch-notes"
@@ -81,6 +84,18 @@ def highlight_key(highlighter, args: tuple, kwargs: dict) -> str | None:
     """The key of one highlighted block (code, options, settings, library versions), or None."""
     return _digest([_FORMAT, _version("pygments"), _version("pymdown-extensions"), _settings(highlighter),
                     list(args), kwargs])
+
+
+def persist_memos(root: Path = CACHE_DIR) -> None:
+    """Keep the pipeline's memos (``filememo``: parsed examples, records, localized comments) in
+    ``root/memo``, under a digest of the pipeline package's code (``on_config``)."""
+    global _code_version
+    if _code_version is None:
+        _code_version = filememo.code_version(Path(filememo.__file__).parent)
+    filememo.persist(root / "memo", _code_version)
+
+
+_code_version: str | None = None
 
 
 def compiled_templates(env, root: Path = CACHE_DIR) -> None:

@@ -13,7 +13,8 @@ example: everything reads the output store written by ``make capture``.
   the translation-lag banner (``lag``).
 * ``on_page_content``, ``on_page_context``: slim notebook pages, point their edit link at the example.
 * ``on_nav``: each course section gets its chapters' notebooks (``nav``).
-* ``on_post_build``: one search index per language (``search``).
+* ``on_post_build``: one search index per language (``search``); the files of the last build that
+  this one did not write again are removed (``sitedir``: MkDocs no longer empties the site first).
 * ``on_startup``, ``on_serve``, ``on_env``: under ``make serve``, dirty rebuilds that redo exactly what
   changed and write what a full build writes (``incremental``).
 """
@@ -25,8 +26,20 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
+from pytorch_notes import filememo
 from pytorch_notes.settings import LANGUAGES, REPO_ROOT
-from pytorch_notes.site import buildcache, embed, incremental, lag, nav, notebooks, prewarm, search
+from pytorch_notes.site import (
+    buildcache,
+    embed,
+    incremental,
+    lag,
+    nav,
+    notebook_css,
+    notebooks,
+    prewarm,
+    search,
+    sitedir,
+)
 from pytorch_notes.site.common import page_language
 
 
@@ -44,7 +57,9 @@ def on_config(config):
                           f"not from this checkout; run with PYTHONPATH={here}/scripts")
     config.markdown_extensions.append(embed.EmbedExtension())  # the ::: example syntax
     buildcache.install()  # reuse search entries and highlighted code whose inputs did not change
+    buildcache.persist_memos()  # parsed examples, loaded records, localized comments: kept across builds
     incremental.install()
+    sitedir.install()  # write over the last build's files; remove what is left over afterwards
     i18n = config.plugins.get("i18n")
     if not getattr(i18n, "building", False):  # the outer build (i18n builds the other languages inside it)
         incremental.start_build(config)
@@ -63,6 +78,7 @@ def on_serve(server, config, builder):
 
 @event_priority(-10)  # after mkdocs-jupyter's own on_pre_build, which resets its set
 def on_pre_build(config) -> None:
+    notebook_css.new_build()
     notebooks.write_notebooks(config)
     i18n = config.plugins.get("i18n")
     if not getattr(i18n, "building", False) and incremental.STATE.plan.full:  # once per build, not per language
@@ -114,3 +130,11 @@ def on_nav(nav_, config, files):
 @event_priority(-200)  # after i18n merged every language into one index
 def on_post_build(config) -> None:
     search.split_search_index(config)
+    i18n = config.plugins.get("i18n")
+    if not getattr(i18n, "building", False):  # the outer build: every language is written
+        sitedir.remove_stale()
+        filememo.save()
+
+
+def on_build_error(error) -> None:
+    sitedir.forget(error)

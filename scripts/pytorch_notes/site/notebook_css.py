@@ -112,20 +112,30 @@ def _atomic_write(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+_WRITTEN: set[Path] = set()  # the stylesheets written into the site by the current build
+
+
+def new_build() -> None:
+    """Forget which stylesheets were written (``on_pre_build``): a full build writes each one again,
+    or ``sitedir.remove_stale`` would take it for a leftover of the last build."""
+    _WRITTEN.clear()
+
+
 def _site_css(digest: str, config, page) -> str:
-    """Write the stylesheet ``digest`` (from ``.cache/mkdocs-jupyter/pytorch-notes-css/``) once to
-    ``assets/notebook/<digest>.css`` in the site; its URL from ``page``.
+    """Write the stylesheet ``digest`` (from ``.cache/mkdocs-jupyter/pytorch-notes-css/``) once per build
+    to ``assets/notebook/<digest>.css`` in the site; its URL from ``page``.
 
     Raises:
         PluginError: the stylesheet is missing from the cache (a partly deleted ``.cache``): ``make clean``.
     """
     name = f"assets/notebook/{digest}.css"
     target = Path(config.site_dir) / name
-    if not target.exists():
+    if target not in _WRITTEN:
         source = _CSS_CACHE / f"{digest}.css"
         if not source.exists():
             raise PluginError(f"{page.file.src_uri}: stylesheet {source} is missing from the build cache; "
                               "run `make clean` and build again")
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
+        _WRITTEN.add(target)
     return get_relative_url(name, page.url)

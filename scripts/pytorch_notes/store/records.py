@@ -61,7 +61,7 @@ def _load(cls, path: Path, rel: str):
     return _load_file(path, cls, rel)
 
 
-@file_memo  # a build reads each record for every embed, language and notebook
+@file_memo(persist="records")  # a build reads each record for every embed, language and notebook
 def _load_file(path: Path, cls, rel: str):
     if not path.exists():
         return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from functools import cache
 from pathlib import Path
 
@@ -92,6 +93,10 @@ def test_figures_become_assets(write_example, examples_dir):
     assert '<img src="../outputs/ch/ex/cell1-1.png"' in out
     assert 'alt="Figure 1: output of cell 1 of ch/ex.py"' in out, "a figure without a title: a generic alt"
     assert '<a href="../outputs/ch/ex/cell1-1.png" class="pn-figure__full"' in out, "opens full size"
+    # both dimensions: the browser reserves the figure's box before the lazily loaded image arrives, so
+    # nothing below it moves (a reader's place, and the language switch that keeps it, stay put)
+    size = re.search(r'<img [^>]*width="(\d+)" height="(\d+)"', out)
+    assert size and int(size[1]) > 0 and int(size[2]) > 0, out
 
 
 def test_a_figure_is_described_by_its_titles(write_example, examples_dir):

@@ -205,7 +205,7 @@ def _image_html(out: Image, ctx: Context) -> str:
         return ""
     url, alt, full = html.escape(ctx.figure_url), html.escape(ctx.figure_alt), html.escape(ctx.t["full_size"])
     return (f'<figure class="pn-figure"><a href="{url}" class="pn-figure__full" title="{full}">'
-            f'<img src="{url}" alt="{alt}" width="{out.width}" loading="lazy"></a>'
+            f'<img src="{url}" alt="{alt}" width="{out.width}" height="{out.height}" loading="lazy"></a>'
             f'<figcaption>{alt}</figcaption></figure>')
 
 

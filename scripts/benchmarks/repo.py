@@ -79,9 +79,11 @@ def timed(cmd: list[str], cwd: Path, env: dict, timeout: float = 3600) -> tuple[
     return elapsed, out
 
 
-def mkdocs_build(root: Path, site: Path, env: dict, config: str = "mkdocs.yml") -> float:
-    """Wall seconds of ``mkdocs build --strict`` of ``root`` into ``site``."""
-    shutil.rmtree(site, ignore_errors=True)
+def mkdocs_build(root: Path, site: Path, env: dict, config: str = "mkdocs.yml", *, over: bool = False) -> float:
+    """Wall seconds of ``mkdocs build --strict`` of ``root`` into ``site``: an empty folder, or with
+    ``over`` the site of the last build, as ``make build`` finds ``site/`` (``pytorch_notes/site/sitedir.py``)."""
+    if not over:
+        shutil.rmtree(site, ignore_errors=True)
     return timed([str(VENV_BIN / "mkdocs"), "build", "--strict", "-f", config, "--site-dir", str(site)],
                  root, env)[0]
 

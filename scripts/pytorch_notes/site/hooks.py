@@ -58,6 +58,7 @@ def on_config(config):
     config.markdown_extensions.append(embed.EmbedExtension())  # the ::: example syntax
     buildcache.install()  # reuse search entries and highlighted code whose inputs did not change
     buildcache.persist_memos()  # parsed examples, loaded records, localized comments: kept across builds
+    search.skip_needless_attribute_scrub()  # Material's regex over every page, for attributes few pages have
     incremental.install()
     sitedir.install()  # write over the last build's files; remove what is left over afterwards
     i18n = config.plugins.get("i18n")

@@ -29,9 +29,17 @@ from pytorch_notes.store.records import freshness, save_record
 CAPTURE = Path(__file__).resolve().parent.parent / "scripts" / "capture.py"
 
 
+def _as_a_foreground_job() -> None:
+    """In the child before it runs: SIGINT back to its default. A job started in the background by a
+    shell without job control (``(make test &)``, a CI runner's wrapper) inherits SIGINT ignored, and
+    Python then never turns it into KeyboardInterrupt: Ctrl-C reaches only foreground jobs anyway."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _capture_cli(examples_dir: Path, *args: str, **popen) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, str(CAPTURE), "--examples-dir", str(examples_dir), *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **popen)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            preexec_fn=_as_a_foreground_job, **popen)
 
 
 def _wait_for(predicate, timeout: float = 60.0) -> None:

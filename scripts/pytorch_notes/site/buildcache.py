@@ -34,6 +34,7 @@ from pathlib import Path
 
 from pytorch_notes import filememo
 from pytorch_notes.settings import REPO_ROOT
+from pytorch_notes.site import searchpool
 
 CACHE_DIR = REPO_ROOT / ".cache" / "pytorch-notes"
 _FORMAT = 1  # bump when a key or a stored form changes
@@ -140,6 +141,7 @@ def install(root: Path = CACHE_DIR) -> None:
     if not getattr(SearchIndex.add_entry_from_context, "_pytorch_notes_cached", False):
         entries = DiskCache("search", root)
         add_entry = SearchIndex.add_entry_from_context
+        searchpool.original_add_entry = add_entry
 
         def add_entry_from_context(self, page):
             if (page.meta or {}).get("search", {}).get("exclude"):
@@ -150,6 +152,8 @@ def install(root: Path = CACHE_DIR) -> None:
             if (found := entries.get(key)) is not None:
                 self.entries.extend(found)
                 return None
+            if searchpool.offload(self, page, key, entries):  # mkdocs build: indexed beside the build
+                return None
             start = len(self.entries)
             add_entry(self, page)
             entries.put(key, self.entries[start:])
@@ -157,6 +161,15 @@ def install(root: Path = CACHE_DIR) -> None:
 
         add_entry_from_context._pytorch_notes_cached = True  # type: ignore[attr-defined]
         SearchIndex.add_entry_from_context = add_entry_from_context
+
+        generate = SearchIndex.generate_search_index
+
+        @functools.wraps(generate)
+        def generate_search_index(self, prev):
+            searchpool.resolve(self)  # the entries of offloaded pages, in their places
+            return generate(self, prev)
+
+        SearchIndex.generate_search_index = generate_search_index
 
     if not getattr(Highlight.highlight, "_pytorch_notes_cached", False):
         blocks = DiskCache("highlight", root)

@@ -38,6 +38,7 @@ from pytorch_notes.site import (
     notebooks,
     prewarm,
     search,
+    searchpool,
     sitedir,
 )
 from pytorch_notes.site.common import page_language
@@ -70,6 +71,7 @@ def on_config(config):
 def on_startup(command, dirty):
     """``mkdocs serve --dirty`` (``make serve``): rebuild only what changed (``incremental``)."""
     incremental.serve_dirty(bool(dirty) and command == "serve")
+    searchpool.enable(command == "build")  # index uncached pages in a worker beside the build
 
 
 def on_serve(server, config, builder):
@@ -135,7 +137,9 @@ def on_post_build(config) -> None:
     if not getattr(i18n, "building", False):  # the outer build: every language is written
         sitedir.remove_stale()
         filememo.save()
+        searchpool.shutdown()
 
 
 def on_build_error(error) -> None:
     sitedir.forget(error)
+    searchpool.shutdown()

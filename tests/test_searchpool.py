@@ -61,3 +61,12 @@ def test_generating_the_index_resolves_what_is_pending(offloading):
 def test_off_means_the_build_indexes_the_page_itself():
     searchpool.enable(False)
     assert not searchpool.offload(SearchIndex(**CONFIG), _page("a/", "x"), "k", _Store())
+
+
+def test_a_worker_started_early_serves_the_pages(offloading):
+    searchpool.start()  # a cold build: the worker loads jieba before the first page
+    index = SearchIndex(**CONFIG)
+    page = _page("a/", "梯度 gradient")
+    searchpool.offload(index, page, "k", _Store())
+    searchpool.resolve(index)
+    assert index.entries == _material([page])

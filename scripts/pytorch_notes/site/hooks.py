@@ -85,7 +85,8 @@ def on_pre_build(config) -> None:
     notebooks.write_notebooks(config)
     i18n = config.plugins.get("i18n")
     if not getattr(i18n, "building", False) and incremental.STATE.plan.full:  # once per build, not per language
-        prewarm.fill_cache(config)  # a cold build renders the notebooks on every core
+        if prewarm.fill_cache(config):  # a cold build renders the notebooks on every core
+            searchpool.start()  # and its search worker loads jieba while the pages are converted
 
 
 @event_priority(-200)  # after mkdocs-static-i18n (-100)

@@ -97,18 +97,20 @@ def missing(plugin) -> list[tuple[str, str, dict, int]]:
     return jobs
 
 
-def fill_cache(config) -> None:
-    """Convert the notebooks missing from mkdocs-jupyter's cache on all cores (see the module docstring)."""
+def fill_cache(config) -> int:
+    """Convert the notebooks missing from mkdocs-jupyter's cache on all cores (see the module docstring).
+    Returns how many were converted (0 when none, or too few to be worth a pool)."""
     plugin = config.plugins.get("mkdocs-jupyter")
     if plugin is None or os.environ.get("PYTORCH_NOTES_PREWARM", "1") == "0":
-        return
+        return 0
     jobs = missing(plugin)
     workers = min(os.cpu_count() or 1, len(jobs))
     if len(jobs) < MIN_MISSES or workers < 2:
-        return
+        return 0
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=workers, initializer=_share_compiled_templates) as pool:
         for _ in pool.map(_convert, jobs, chunksize=4):
             pass
     log.info(f"rendered {len(jobs)} notebooks for mkdocs-jupyter's cache on {workers} cores "
              f"in {time.perf_counter() - t0:.1f} s")
+    return len(jobs)

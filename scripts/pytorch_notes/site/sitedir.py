@@ -15,7 +15,8 @@ file keeps its inode on every file system, so the saving is not peculiar to ext4
 file system's time at that moment; ``remove_stale`` (the last ``on_post_build`` of the outer build)
 then deletes every file under it last modified before that time: the files this build did not write,
 whichever plugin would have written them. Hidden entries at the top are kept, as MkDocs keeps them.
-The site is the same as after a clean build (``tests/test_sitedir.py`` compares the file trees).
+The site is the same as after a clean build (``tests/test_incremental.py`` builds over a site holding
+leftovers and compares the trees file by file; ``tests/test_sitedir.py`` tests the removal).
 """
 
 from __future__ import annotations
@@ -85,30 +86,26 @@ def remove_stale() -> list[str]:
     pending, _pending = _pending, None
     if pending is None:
         return []
-    removed = []
-    with os.scandir(pending.directory) as top:
-        entries = [e for e in top if not e.name.startswith(".")]
-    for entry in entries:
-        if entry.is_dir(follow_symlinks=False):
-            removed += _prune(entry.path, pending)
-        elif entry.stat(follow_symlinks=False).st_mtime_ns < pending.since_ns:
-            os.unlink(entry.path)
-            removed.append(entry.path)
+    removed = _prune(pending.directory, pending.since_ns, top=True)
     if removed:
         log.debug(f"removed {len(removed)} file(s) the build did not write again from {pending.directory}")
     return sorted(os.path.relpath(p, pending.directory) for p in removed)
 
 
-def _prune(directory: str, pending: _Pending) -> list[str]:
+def _prune(directory: str, since_ns: int, top: bool = False) -> list[str]:
+    """Delete the files under ``directory`` modified before ``since_ns``, then ``directory`` itself if
+    that left it empty; at the ``top``, hidden entries are skipped and the directory is kept."""
     removed = []
     with os.scandir(directory) as it:
-        entries = list(it)
+        entries = [e for e in it if not (top and e.name.startswith("."))]
     for entry in entries:
         if entry.is_dir(follow_symlinks=False):
-            removed += _prune(entry.path, pending)
-        elif entry.stat(follow_symlinks=False).st_mtime_ns < pending.since_ns:
+            removed += _prune(entry.path, since_ns)
+        elif entry.stat(follow_symlinks=False).st_mtime_ns < since_ns:
             os.unlink(entry.path)
             removed.append(entry.path)
+    if top:
+        return removed
     try:
         os.rmdir(directory)  # only succeeds when nothing is left in it
     except OSError:

@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -246,6 +247,36 @@ def test_library_versions_map_modules_to_distributions():
 ])
 def test_driver_version_is_read_from_proc(text, version):
     assert prov.parse_nvidia_version(text) == version
+
+
+FAKE_HOST = {"device": "NVIDIA H100 80GB HBM3", "device_kind": "cuda", "driver": "580.65.06",
+             "torch": "2.13.0+cu130", "cuda": "13.0"}
+PROVENANCE_IN_A_FRESH_PROCESS = """
+import json, sys
+from provenance import provenance
+p = provenance(["print(1)"], json.loads(sys.argv[1]))
+print(json.dumps({"provenance": p, "torch_imported": "torch" in sys.modules}))
+"""
+
+
+def test_a_torch_less_example_takes_the_hosts_device_without_importing_torch():
+    """The runner imports torch (~1.8 s) only to describe the device; the parent's answer does for an
+    example that never imported it."""
+    folder = ROOT / "scripts" / "pytorch_notes" / "execute"
+    out = subprocess.run([sys.executable, "-c", PROVENANCE_IN_A_FRESH_PROCESS, json.dumps(FAKE_HOST)], cwd=folder,
+                         capture_output=True, text=True, timeout=60, check=True).stdout
+    found = json.loads(out)
+    assert not found["torch_imported"]
+    assert {k: found["provenance"][k] for k in FAKE_HOST} == FAKE_HOST
+
+
+def test_runs_report_the_device_torch_sees_with_or_without_importing_it():
+    host = supervise.host_device()
+    assert host is not None and host["torch"], host
+    for rel in ("script/like_python.py", "script/torch_pickle.py"):  # without torch, then with it
+        r = run(rel)
+        assert r.status == "ok", r.message
+        assert {k: r.provenance[k] for k in prov.DEVICE_FIELDS} == host, rel
 
 
 def _git_status() -> str:

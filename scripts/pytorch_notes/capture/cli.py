@@ -30,7 +30,7 @@ from pytorch_notes.capture.progress import make_progress
 from pytorch_notes.capture.report import examine, orphans, prune
 from pytorch_notes.capture.select import SelectionError, parse_shard, select, shard
 from pytorch_notes.execute import supervise
-from pytorch_notes.execute.supervise import RunResult, run_example
+from pytorch_notes.execute.supervise import RunResult, host_device, run_example
 from pytorch_notes.parse import Example, ExampleError, parse_example
 from pytorch_notes.settings import EXAMPLES_DIR, display_path
 from pytorch_notes.store.migrate import migrate_store
@@ -47,12 +47,9 @@ from pytorch_notes.store.records import (
 
 
 def this_device_kind() -> str:
-    """``"cuda"`` if torch is importable here and sees a CUDA device, else ``"cpu"``."""
-    try:
-        import torch  # noqa: PLC0415 - only a capture that runs something needs it
-    except ImportError:
-        return "cpu"
-    return "cuda" if torch.cuda.is_available() else "cpu"
+    """``"cuda"`` if torch is importable here and sees a CUDA device, else ``"cpu"`` (``host_device``)."""
+    found = host_device()
+    return found["device_kind"] if found is not None else "cpu"
 
 
 def _provenance(result: RunResult, kind: str) -> Provenance:

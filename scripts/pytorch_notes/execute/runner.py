@@ -10,7 +10,9 @@ stdin is ``/dev/null`` and the working directory is a fresh scratch directory.
 
 SPEC (written by the parent) holds the example's path and cells (index, line, source,
 metadata) and the paths of: RESULTS, the two files that file descriptors 1 and 2 write to,
-the stack-dump file, the scratch directory, ``TMPDIR`` and the repository root.
+the stack-dump file, the scratch directory, ``TMPDIR`` and the repository root; and ``host``, the
+parent's ``provenance.device()`` when the parent runs this same interpreter (else null): the device
+of an example that never imports torch, which the runner then need not import (``provenance``).
 
 Each cell is compiled under the example's real path with its real line numbers, so a
 traceback points at ``examples/<chapter>/<name>.py:<line>`` and ``line`` of an error is the
@@ -229,7 +231,7 @@ def main(argv: list[str]) -> int:
         kill_tree(os.getpid())
         end = {"kind": "end", "ok": status == 0, "duration_s": duration,
                "captured_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-               "provenance": provenance([c["source"] for c in spec["cells"]])}
+               "provenance": provenance([c["source"] for c in spec["cells"]], spec.get("host"))}
         out.write(json.dumps(end, ensure_ascii=False) + "\n")
     kill_tree(os.getpid())  # provenance may have started nvidia-smi
     reap_children()

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from pytorch_notes.execute.paths import REPO_ROOT, PathScrubber
 from pytorch_notes.execute.proctree import is_alive, kill_tree
+from pytorch_notes.execute.provenance import device
 from pytorch_notes.parse import Example
 from pytorch_notes.settings import display_path
 
@@ -153,6 +154,23 @@ def cancel_all() -> None:
         run.kill()
 
 
+_host_lock = threading.Lock()
+_host: list[dict | None] = []  # filled once: [device()]
+
+
+def host_device() -> dict | None:
+    """``provenance.device()`` of this process, found once (it imports torch: ~1.8 s): the device a
+    child running this interpreter reports. None when torch is not installed."""
+    with _host_lock:
+        if not _host:
+            _host.append(device())
+        return _host[0]
+
+
+def _same_interpreter(python: str | None) -> bool:
+    return python is None or os.path.realpath(python) == os.path.realpath(sys.executable)
+
+
 def _child_env(tmpdir: Path) -> dict:
     """The parent's environment plus ``CHILD_ENV`` and ``TMPDIR``, without this package on PYTHONPATH."""
     env = {**os.environ, **CHILD_ENV, "TMPDIR": str(tmpdir)}
@@ -273,7 +291,9 @@ def _run(example: Example, python: str | None, limit: float, tmp: Path, generati
     names = {k: str(tmp / k) for k in ("results", "stdout", "stderr", "stack")}
     spec = {"path": str(example.path), "root": str(REPO_ROOT), "scratch": str(work), "tmpdir": str(tmpdir),
             **names, "cells": [{"index": c.index, "line": c.line, "source": c.source, "metadata": c.metadata}
-                               for c in example.cells]}
+                               for c in example.cells],
+            # the device an example that never imports torch reports, so its runner need not import it
+            "host": host_device() if _same_interpreter(python) else None}
     (tmp / "spec.json").write_text(json.dumps(spec, ensure_ascii=False), encoding="utf-8")
     cmd = [python or sys.executable, str(RUNNER), str(tmp / "spec.json")]
     t0 = time.perf_counter()

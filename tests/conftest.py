@@ -17,6 +17,12 @@ ROOT = Path(__file__).resolve().parent.parent
 MKDOCS = Path(sys.executable).with_name("mkdocs")
 
 
+def bytecode_env() -> dict[str, str]:
+    """Where this run keeps bytecode (the Makefile's ``PYTHONPYCACHEPREFIX``, or ``PYTHONDONTWRITEBYTECODE``),
+    for a subprocess given a minimal environment: without it, Python writes ``__pycache__`` into the checkout."""
+    return {k: os.environ[k] for k in ("PYTHONPYCACHEPREFIX", "PYTHONDONTWRITEBYTECODE") if k in os.environ}
+
+
 def _build_command(out: Path) -> list[str]:
     return [str(MKDOCS), "build", "--strict", "--site-dir", str(out)]
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import bytecode_env
 from pytorch_notes import twins
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,7 +75,7 @@ def _build_lagging_site(tmp_path: Path, edited: str) -> tuple[subprocess.Complet
     assert sorted(lag.page for lag in twins.lags(docs)) == ["a.md", "sub/page.md"]
     site = tmp_path / "site"
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "NO_MKDOCS_2_WARNING": "1",
-           "PYTHONPATH": str(ROOT / "scripts")}
+           "PYTHONPATH": str(ROOT / "scripts"), **bytecode_env()}
     proc = subprocess.run([str(MKDOCS), "build", "--strict", "--site-dir", str(site)],
                           cwd=tmp_path, capture_output=True, text=True, timeout=180, env=env)
     return proc, site

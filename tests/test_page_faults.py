@@ -11,6 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 import yaml
+from conftest import bytecode_env
 from pytorch_notes import twins
 from pytorch_notes.pages import embed_mismatches, missing_twins, orphan_examples
 from pytorch_notes.site.lag import twin_lag_banner as _twin_lag_banner
@@ -132,7 +133,7 @@ def _tiny_site(tmp_path: Path, zh_body: str) -> subprocess.CompletedProcess:
         (d / "other.md").write_text("# Other\n\n## Section\n", encoding="utf-8")
     return subprocess.run([str(MKDOCS), "build", "--strict", "--site-dir", str(tmp_path / "site")],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                          env={"PATH": "/usr/bin:/bin", "NO_MKDOCS_2_WARNING": "1"})
+                          env={"PATH": "/usr/bin:/bin", "NO_MKDOCS_2_WARNING": "1", **bytecode_env()})
 
 
 def test_valid_internal_links_build(tmp_path):

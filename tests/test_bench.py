@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from benchmarks.build import flatten_nav, replicate
 from benchmarks.capture import overhead_subset
+from benchmarks.chromium import find_chromium
 from benchmarks.figures import Figure, format_table, ratio
 from benchmarks.loop import (
     append_marker_comment,
@@ -211,3 +212,18 @@ def test_example_urls_lists_the_embedding_pages_and_notebooks_of_each_language(t
     _write(tmp_path / "docs/en/ch.md", "# Chapter\n\n```\n::: example ch/ex.py\n```\n\n::: example ch/ex.py\n")
     _write(tmp_path / "docs/en/other.md", "# Other\n\n::: example ch/other.py\n")
     assert example_urls(tmp_path, "ch/ex.py") == ["ch/", "", "notebooks/ch/ex/", "en/ch/", "en/notebooks/ch/ex/"]
+
+
+def test_the_headless_shell_is_preferred_and_chromium_named_wins(tmp_path, monkeypatch):
+    for name in ("chromium", "chromium-headless-shell", "other-chrome"):
+        (tmp_path / name).write_text("#!/bin/sh\n")
+        (tmp_path / name).chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("CHROMIUM", raising=False)
+    assert find_chromium() == str(tmp_path / "chromium-headless-shell")
+    (tmp_path / "chromium-headless-shell").unlink()
+    assert find_chromium() == str(tmp_path / "chromium")
+    monkeypatch.setenv("CHROMIUM", "other-chrome")
+    assert find_chromium() == str(tmp_path / "other-chrome")
+    monkeypatch.setenv("CHROMIUM", "no-such-chrome")
+    assert find_chromium() is None

@@ -6,10 +6,11 @@ tests check: console errors, requests to other hosts, failed responses, links, a
 notebook cells. The other tests drive the reader's actions: switching language, searching, toggling
 dark mode, reading on a 375 px wide phone.
 
-Chromium is Debian's (env ``CHROMIUM``, else ``chromium`` or ``chromium-browser`` on PATH), launched
-through Playwright's ``executable_path``; Playwright's own browser download is never used. Without
+Chromium is Debian's (``benchmarks.chromium.find_chromium``: env ``CHROMIUM``, else
+``chromium-headless-shell``, ``chromium`` or ``chromium-browser`` on PATH), launched through Playwright's
+``executable_path``; Playwright's own browser download is never used. Without
 Chromium or Playwright these tests skip, except when env ``CI`` is set: there that is a failure
-(``.ci/run`` installs ``chromium`` and the CJK font ``fonts-wqy-zenhei``). Screenshots for review go
+(``.ci/run`` installs ``chromium-headless-shell`` and the CJK font ``fonts-wqy-zenhei``). Screenshots for review go
 to ``artifacts/screenshots/``.
 """
 
@@ -18,7 +19,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import shutil
 import threading
 import time
 import urllib.error
@@ -30,6 +30,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from benchmarks.chromium import INSTALL, find_chromium
 from pytorch_notes.comments import localize
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,17 +62,6 @@ def unavailable(reason: str) -> None:
         pytest.fail(f"{reason}; CI is set, so the browser tests must run (.ci/run installs chromium "
                     f"and fonts-wqy-zenhei with apt-get)", pytrace=False)
     pytest.skip(reason)
-
-
-def find_chromium() -> str | None:
-    """Path of the Chromium to drive: env ``CHROMIUM``, else ``chromium``/``chromium-browser`` on PATH.
-
-    Returns None when none is found, or when ``CHROMIUM`` names no executable.
-    """
-    named = os.environ.get("CHROMIUM", "").strip()
-    if named:
-        return shutil.which(named)
-    return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -112,7 +102,7 @@ def browser():
     if path is None:
         named = os.environ.get("CHROMIUM", "").strip()
         unavailable(f"CHROMIUM={named!r} is not an executable" if named else
-                    "no Chromium found (set CHROMIUM, or install chromium: apt-get install chromium)")
+                    f"no Chromium found (set CHROMIUM, or install it: {INSTALL})")
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=path, args=["--no-sandbox"], headless=True)
         yield b

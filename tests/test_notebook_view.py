@@ -17,12 +17,12 @@ import functools
 import json
 import os
 import re
-import shutil
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from benchmarks.chromium import find_chromium
 from pytorch_notes.comments import localize
 from pytorch_notes.pages import find_embeds, language_pages
 from pytorch_notes.parse import parse_example, resolve_example
@@ -202,7 +202,7 @@ def phone_page(site):
         from playwright.sync_api import sync_playwright
     except ImportError:
         pytest.skip("playwright is not installed")
-    chromium = shutil.which(os.environ.get("CHROMIUM", "").strip() or "chromium") or shutil.which("chromium-browser")
+    chromium = find_chromium()
     if chromium is None:
         if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
             pytest.fail("no Chromium; CI is set, so the browser tests must run")

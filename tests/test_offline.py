@@ -23,11 +23,11 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
+from benchmarks.chromium import INSTALL, find_chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 MKDOCS = Path(sys.executable).with_name("mkdocs")
-# Debian's Chromium (env CHROMIUM names another); Playwright's own browser download is never used.
-CHROMIUM = Path(os.environ.get("CHROMIUM", "").strip() or shutil.which("chromium") or "/usr/bin/chromium")
+CHROMIUM = find_chromium()  # Debian's; Playwright's own browser download is never used
 pytestmark = pytest.mark.xdist_group("offline")  # one offline build per run, on one worker
 
 LINK = re.compile(r'\b(?:href|src)="([^"]*)"')
@@ -141,13 +141,13 @@ def test_each_language_has_its_own_search_script(offline_site):
 @pytest.fixture(scope="module")
 def browser_page():
     """(page, requests): a Chromium page and the list of every URL it has requested so far."""
-    _require(CHROMIUM.is_file(), f"{CHROMIUM} not found (apt-get install chromium fonts-wqy-zenhei)")
+    _require(CHROMIUM is not None, f"no Chromium found (set CHROMIUM, or install it: {INSTALL})")
     try:
         from playwright.sync_api import sync_playwright  # noqa: PLC0415 - optional dev dependency
     except ImportError:
         _require(False, "playwright is not installed (make test installs the dev dependencies)")
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         page, requests = browser.new_page(), []
         page.on("request", lambda request: requests.append(request.url))
         yield page, requests

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
-import shutil
 import threading
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -23,6 +21,7 @@ from urllib.parse import urlsplit
 
 from pytorch_notes.settings import LANGUAGES, REPO_ROOT
 
+from benchmarks.chromium import INSTALL, find_chromium
 from benchmarks.figures import Figure
 from benchmarks.repo import BenchError
 
@@ -211,15 +210,15 @@ def bench_reader(site: Path) -> list[Figure]:
     """Search recall@3 per language and the axe-core count, on ``site`` served on 127.0.0.1.
 
     Raises:
-        BenchError: Playwright or a Chromium (``chromium`` on PATH, or env ``CHROMIUM``) is missing.
+        BenchError: Playwright or a Chromium (``benchmarks.chromium.find_chromium``) is missing.
     """
     try:
         from playwright.sync_api import sync_playwright  # noqa: PLC0415 - a dev dependency
     except ImportError:
         raise BenchError("the reader section needs the playwright package (pip install -e '.[dev]')") from None
-    chromium = shutil.which(os.environ.get("CHROMIUM", "") or "chromium") or shutil.which("chromium-browser")
+    chromium = find_chromium()
     if chromium is None:
-        raise BenchError("the reader section needs Chromium: apt-get install chromium fonts-wqy-zenhei")
+        raise BenchError(f"the reader section needs Chromium: {INSTALL}")
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}/"

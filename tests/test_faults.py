@@ -12,6 +12,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -142,20 +143,32 @@ def test_capture_killed_mid_run_leaves_whole_files_and_next_run_finishes(write_e
 
 
 def test_two_captures_at_once_do_not_corrupt_the_store(write_example, examples_dir):
-    for i in range(3):
-        write_example(f"ch/ex{i}.py", f'# %%\nimport time\ntime.sleep(0.5)\nprint("run {i}")\n')
+    """The second capture starts while the first holds the store's lock: the first's first example waits
+    until the second has said that it waits (no race with how fast either starts)."""
+    release = examples_dir.parent / "release"
+    write_example("ch/ex0.py", f"# %%\nimport os, time\nwhile not os.path.exists({str(release)!r}):\n"
+                               f"    time.sleep(0.05)\nprint(\"run 0\")\n")
+    for i in (1, 2):
+        write_example(f"ch/ex{i}.py", f'# %%\nprint("run {i}")\n')
     first = _capture_cli(examples_dir)
     _wait_for(lambda: (examples_dir / "_outputs" / ".lock").exists())
-    second = _capture_cli(examples_dir)
+    second = _capture_cli(examples_dir, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: [lines.append(line) for line in second.stdout], daemon=True)
+    reader.start()
+    try:
+        _wait_for(lambda: any("another capture is running" in line for line in lines) or second.poll() is not None)
+    finally:
+        release.write_text("", encoding="utf-8")
     out1, _ = first.communicate(timeout=120)
-    out2, _ = second.communicate(timeout=120)
+    second.wait(timeout=120)
+    reader.join(timeout=10)
+    out2 = "".join(lines)
     assert first.returncode == second.returncode == 0, out1 + out2
     assert len(_all_store_files_are_whole(examples_dir)) == 3
     # The one that waited re-checks under the lock and runs nothing twice.
-    ran = [o for o in (out1, out2) if "running 3 of 3" in o]
-    assert len(ran) == 1, out1 + "\n---\n" + out2
-    waited = out2 if ran[0] is out1 else out1
-    assert "another capture is running" in waited and "nothing to run: 3 example(s)" in waited
+    assert "running 3 of 3" in out1, out1
+    assert "another capture is running" in out2 and "nothing to run: 3 example(s)" in out2, out2
 
 
 # --- an example hangs, the others still run -------------------------------------------------

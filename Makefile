@@ -30,9 +30,12 @@ help:
 # the package sources pip is configured with (uv does not read pip.conf). No --compile-bytecode: compiling
 # all 13,000 modules took 20 s of a fresh clone's set-up, while the ~1,800 that the build and the tests
 # import are compiled once, on first import, into PYTHONPYCACHEPREFIX.
+# The virtualenv is created without pip (ensurepip took 5 s of a fresh clone's set-up); the system Python's pip
+# puts uv into it, or, where python3 has no pip, the virtualenv gets pip of its own for that.
 $(STAMP): pyproject.toml constraints.txt
-	@test -x $(PY) || python3 -m venv $(VENV)
-	@test -x $(UV) || $(PY) -m pip install -q --disable-pip-version-check -c constraints.txt uv
+	@test -x $(PY) || python3 -m venv --without-pip $(VENV)
+	@test -x $(UV) || python3 -m pip --python $(PY) install -q --disable-pip-version-check -c constraints.txt uv \
+		|| { $(PY) -m ensurepip -q && $(PY) -m pip install -q --disable-pip-version-check -c constraints.txt uv; }
 	$(UV) pip install -q --python $(PY) $$($(PY) scripts/pip_sources.py) -c constraints.txt -e ".[dev]"
 	@touch $(STAMP)
 
@@ -74,7 +77,7 @@ lint: $(STAMP)
 
 # Re-pin constraints.txt from the current virtualenv (after changing pyproject.toml).
 lock: $(STAMP)
-	$(PY) -m pip freeze --exclude-editable | grep -v '^pytorch-notes' | sed 's/^torch==2.13.0+cpu$$/torch==2.13.0/' > constraints.txt
+	python3 -m pip --python $(PY) freeze --exclude-editable | grep -v '^pytorch-notes' | sed 's/^torch==2.13.0+cpu$$/torch==2.13.0/' > constraints.txt
 
 clean:
 	rm -rf site site-offline .cache docs/zh/notebooks docs/en/notebooks

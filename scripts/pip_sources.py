@@ -4,7 +4,8 @@ The Makefile installs the virtualenv with uv, which is several times faster than
 ``constraints.txt``. uv does not read pip's configuration (``pip.conf``, ``PIP_*`` variables): on a
 machine whose pip points at a local folder of wheels (the CPU build of torch among them) uv would
 otherwise resolve torch from PyPI alone and download a CUDA build of several GB. This script asks pip
-(``python -m pip config list``, which merges the files and the environment) and prints the matching
+(``python -m pip config list``, which merges the files and the environment; ``python3``'s pip when the
+running interpreter has none) and prints the matching
 ``--index-url``, ``--extra-index-url`` and ``--find-links`` options, one shell word each, and pip's way
 of choosing among them (``uv_options``). With no pip
 configuration it prints nothing and uv uses PyPI, as pip would.
@@ -61,13 +62,22 @@ def uv_options(pairs: list[tuple[str, str]]) -> list[str]:
     return out
 
 
+def pip_config() -> str:
+    """``pip config list`` of this interpreter's pip, else of ``python3``'s (the Makefile's virtualenv has no
+    pip of its own); empty when neither has pip."""
+    for python in (sys.executable, "python3"):
+        try:
+            proc = subprocess.run([python, "-m", "pip", "config", "list"], capture_output=True, text=True,
+                                  timeout=60, check=False)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if proc.returncode == 0:
+            return proc.stdout
+    return ""
+
+
 def main() -> int:
-    try:
-        text = subprocess.run([sys.executable, "-m", "pip", "config", "list"], capture_output=True, text=True,
-                              timeout=60, check=False).stdout
-    except (OSError, subprocess.SubprocessError):
-        text = ""
-    print(" ".join(shlex.quote(w) for w in uv_options(parse_config_list(text))))
+    print(" ".join(shlex.quote(w) for w in uv_options(parse_config_list(pip_config()))))
     return 0
 
 

@@ -176,6 +176,7 @@ VISIT_JS = """async () => {
   }));
   return {
     lang: document.documentElement.lang,
+    title: document.title,
     hrefs: [...new Set([...document.querySelectorAll("a[href]")].map((a) => a.href))],
     ids: [...document.querySelectorAll("[id]")].map((e) => e.id)
       .concat([...document.querySelectorAll("a[name]")].map((a) => a.name)),
@@ -219,6 +220,7 @@ class Visit:
     url: str
     status: int
     lang: str
+    title: str
     hrefs: list[str]
     ids: set[str]
     images: list[dict]
@@ -296,8 +298,8 @@ def crawl(browser, base, site) -> Crawl:
         resp = page.goto(url, wait_until="load")
         data = page.evaluate(VISIT_JS)
         overflow = page.evaluate(OVERFLOW_JS) if is_markdown_page(rel) else []
-        visits[url] = Visit(url, resp.status if resp else 0, data["lang"], data["hrefs"], set(data["ids"]),
-                            data["images"], data["cells"], data["rawJson"], overflow)
+        visits[url] = Visit(url, resp.status if resp else 0, data["lang"], data["title"], data["hrefs"],
+                            set(data["ids"]), data["images"], data["cells"], data["rawJson"], overflow)
     seconds = time.perf_counter() - start
     context.close()
     print(f"\ncrawl: {len(visits)} pages in {seconds:.1f} s ({seconds / len(visits):.2f} s a page)")
@@ -315,6 +317,17 @@ def test_pages_are_in_their_language(crawl, base):
     wrong = [f"{v.url}: lang={v.lang!r}" for v in crawl.visits.values()
              if v.lang != ("en" if v.url.startswith(base + "en/") else "zh-CN")]
     assert not wrong, wrong[:20]
+
+
+def title_repeats(title: str) -> bool:
+    """True when a part of ``title`` (Material joins page, section and site names with " - ") repeats."""
+    parts = [p.strip() for p in title.split(" - ")]
+    return len(parts) != len(set(parts))
+
+
+def test_page_titles_do_not_repeat_themselves(crawl):
+    repeated = [f"{v.url}: {v.title!r}" for v in crawl.visits.values() if title_repeats(v.title)]
+    assert not repeated, repeated[:20]
 
 
 def test_no_request_leaves_127_0_0_1(crawl):

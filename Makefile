@@ -7,9 +7,11 @@ STAMP   := $(VENV)/.installed-stamp
 ARGS    ?=
 export NO_MKDOCS_2_WARNING := 1
 # Bytecode goes to one folder beside the virtualenv, never into the checkout (tests compare the work tree
-# with git), and is written on first import: see the install recipe below.
+# with git), and is written on first import: see the install recipe below. A .pth file gives the same
+# prefix to the virtualenv's Python run outside make (.venv/bin/pytest), which then reads what make wrote.
+PYCACHE := $(abspath $(VENV))/pycache
 unexport PYTHONDONTWRITEBYTECODE
-export PYTHONPYCACHEPREFIX := $(abspath $(VENV))/pycache
+export PYTHONPYCACHEPREFIX := $(PYCACHE)
 
 .PHONY: help serve build offline test capture bench lint check-links new-chapter twins hooks lock clean
 
@@ -37,6 +39,7 @@ $(STAMP): pyproject.toml constraints.txt
 	@test -x $(UV) || python3 -m pip --python $(PY) install -q --disable-pip-version-check -c constraints.txt uv \
 		|| { $(PY) -m ensurepip -q && $(PY) -m pip install -q --disable-pip-version-check -c constraints.txt uv; }
 	$(UV) pip install -q --python $(PY) $$($(PY) scripts/pip_sources.py) -c constraints.txt -e ".[dev]"
+	@$(PY) -c 'import pathlib, sys, sysconfig; pathlib.Path(sysconfig.get_paths()["purelib"], "pytorch_notes_pycache.pth").write_text(f"import sys; sys.pycache_prefix = sys.pycache_prefix or {sys.argv[1]!r}\n")' "$(PYCACHE)"
 	@touch $(STAMP)
 
 # --dirty: rebuild only what an edit affects (scripts/pytorch_notes/site/incremental.py), ~1 s after a save

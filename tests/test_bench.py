@@ -24,7 +24,7 @@ from benchmarks.loop import (
     serve_script,
     strip_embeds,
 )
-from benchmarks.repo import BenchError
+from benchmarks.repo import BenchError, bench_env
 from benchmarks.weight import page_weights
 from pytorch_notes.parse import parse_example
 from pytorch_notes.store.model import FORMAT, Provenance, Record
@@ -227,3 +227,11 @@ def test_the_headless_shell_is_preferred_and_chromium_named_wins(tmp_path, monke
     assert find_chromium() == str(tmp_path / "other-chrome")
     monkeypatch.setenv("CHROMIUM", "no-such-chrome")
     assert find_chromium() is None
+
+
+def test_measured_commands_write_bytecode_only_into_the_prefix(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.setenv("PYTHONPYCACHEPREFIX", str(tmp_path / "pycache"))
+    assert "PYTHONDONTWRITEBYTECODE" not in bench_env(tmp_path)  # make's: compiled once, then reused
+    monkeypatch.delenv("PYTHONPYCACHEPREFIX")
+    assert bench_env(tmp_path)["PYTHONDONTWRITEBYTECODE"] == "1"  # no prefix: nothing beside the sources

@@ -40,50 +40,9 @@ def lang_root(base: str, lang: str) -> str:
     return base if lang == LANGUAGES[0] else f"{base}{lang}/"
 
 
-def search_pages(page, query: str, attempts: int = 3) -> list[str]:
-    """``_search_once``, typed again (up to ``attempts`` times) while it finds nothing: on a loaded
-    machine Material's search worker may still be loading the index when the first query is typed,
-    and answers "no results" for it (seen once in a full ``make test``)."""
-    for attempt in range(attempts):
-        found = _search_once(page, query)
-        if found or attempt == attempts - 1:
-            return found
-        page.wait_for_timeout(1000)
-    return []
-
-
-def _search_once(page, query: str) -> list[str]:
-    """Type ``query`` into the open page's search box; return result page paths, best first, distinct.
-
-    ``fill()`` then a keyup (End), as ``test_browser.search`` does. An empty list when nothing matched.
-    """
-    box = page.locator("input.md-search__input")
-    # Clear first and wait for the placeholder, so that the previous query's results are gone.
-    box.fill("")
-    box.press("End")
-    page.wait_for_function(
-        """() => { const m = document.querySelector('.md-search-result__meta');
-                   return !m || !/\\d|[Nn]o |没有/.test(m.textContent); }""")
-    box.fill(query)
-    box.press("End")
-    page.wait_for_function(
-        """(q) => { const m = document.querySelector('.md-search-result__meta');
-                   const box = document.querySelector('input.md-search__input');
-                   // the box's own text: Material reads it through a getter (docs/overrides/main.html)
-                   const typed = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').get.call(box);
-                   return m && typed === q && /\\d|[Nn]o |没有/.test(m.textContent); }""", arg=query)
-    # Material renders the meta line and the list in one pass; read them together.
-    hrefs = page.eval_on_selector_all(".md-search-result__list a.md-search-result__link", "as => as.map(a => a.href)")
-    seen: list[str] = []
-    for href in hrefs:
-        path = urlsplit(href).path
-        if path not in seen:
-            seen.append(path)
-    return seen
-
-
-# ``_search_once`` in one round trip: the same steps (clear the box, wait for the placeholder, type the
-# query, wait for its results) as events dispatched in the page. Material reads the box on ``keyup``.
+# Type a query into the open page's search box and read the results, in one round trip: clear the box
+# and wait until the last results are gone, type the query, wait for its answer. Material reads the box
+# on ``keyup``. (``tests/test_browser.py`` types with Playwright's own ``fill``/``press``.)
 SEARCH_IN_PAGE_JS = """async ([query, timeoutMs]) => {
   const box = document.querySelector("input.md-search__input");
   const meta = () => document.querySelector(".md-search-result__meta");
@@ -112,9 +71,13 @@ SEARCH_IN_PAGE_JS = """async ([query, timeoutMs]) => {
 }"""
 
 
-def _search_in_page(page, query: str, attempts: int = 3, timeout_ms: int = 30_000) -> list[str]:
-    """``search_pages`` with each attempt in one ``page.evaluate`` (``SEARCH_IN_PAGE_JS``) instead of
-    six Playwright calls: what the recall of 100+ queries spends its time on."""
+def search_pages(page, query: str, attempts: int = 3, timeout_ms: int = 30_000) -> list[str]:
+    """Result page paths of ``query`` in the open page's search, best first, distinct; empty when nothing
+    matched. Each attempt is one ``page.evaluate`` (``SEARCH_IN_PAGE_JS``): six Playwright calls a query
+    made the recall of 100+ queries take twice as long (15.1 s -> 7.0 s, the same results for all 127).
+    Typed again (up to ``attempts`` times) while it finds nothing: on a loaded machine Material's search
+    worker may still be loading the index when the first query is typed, and answers "no results" for it
+    (seen once in a full ``make test``)."""
     for attempt in range(attempts):
         seen: list[str] = []
         for href in page.evaluate(SEARCH_IN_PAGE_JS, [query, timeout_ms]):
@@ -149,7 +112,7 @@ def recall_at_3(page, base: str, lang: str, queries: dict[str, str] | None = Non
     result = Recall(lang)
     for query, expected in queries.items():
         want = urlsplit(root + expected).path
-        top = _search_in_page(page, query)[:3]
+        top = search_pages(page, query)[:3]
         result.total += 1
         if want in top:
             result.hits += 1

@@ -15,6 +15,7 @@ every wait is bounded.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -154,17 +155,11 @@ def cancel_all() -> None:
         run.kill()
 
 
-_host_lock = threading.Lock()
-_host: list[dict | None] = []  # filled once: [device()]
-
-
+@functools.cache
 def host_device() -> dict | None:
     """``provenance.device()`` of this process, found once (it imports torch: ~1.8 s): the device a
     child running this interpreter reports. None when torch is not installed."""
-    with _host_lock:
-        if not _host:
-            _host.append(device())
-        return _host[0]
+    return device()
 
 
 def _same_interpreter(python: str | None) -> bool:

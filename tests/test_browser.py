@@ -450,11 +450,24 @@ def test_chinese_glyphs_render(tab, base):
         "Chinese renders as empty boxes: install a CJK font (apt-get install fonts-wqy-zenhei)"
 
 
+MENU_SETTLED_JS = """(link) => link.checkVisibility({opacityProperty: true})
+  && link.closest('.md-select__inner').getAnimations().length === 0"""
+
+
 def switch_language(page, hreflang: str) -> None:
-    """Open the language menu and pick ``hreflang``, as a reader does."""
+    """Open the language menu and pick ``hreflang``, as a reader does: hover, then a mouse click on the link.
+
+    Not ``locator.click``: on a throttled CPU its retries scroll the link "into view", and for a link in
+    the sticky header that moves the document itself (scrollY 5463 -> 5129 measured with Chromium's CPU
+    throttled 8x), so the page forgets the section the reader was in. The mouse clicks where the link
+    is once the menu's opening transition has ended, which never scrolls.
+    """
     page.hover(".md-select")
+    link = page.locator(f'.md-select__link[hreflang="{hreflang}"]')
+    page.wait_for_function(MENU_SETTLED_JS, arg=link.element_handle())
+    box = link.bounding_box()
     with page.expect_navigation(wait_until="load"):
-        page.click(f'.md-select__link[hreflang="{hreflang}"]')
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
 @pytest.mark.parametrize("rel", ["tensors/", "notebooks/autograd/backward/"])

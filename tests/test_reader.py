@@ -191,14 +191,26 @@ def test_404_page_per_language_and_its_switcher(tab, base, lang, other):
     assert results and all(r.startswith("/en/") == (other == "en") for r in results), results[:5]
 
 
+LOAD_IMAGES_JS = """async () => {
+  await Promise.all([...document.images].map((img) => {
+    img.loading = "eager";
+    return Promise.race([img.decode().catch(() => null), new Promise((r) => setTimeout(r, 10000))]);
+  }));
+  await document.fonts.ready;
+}"""
+
+
 @pytest.mark.parametrize(("rel", "lang", "other"), [("autograd/", "zh", "en"), ("training/", "en", "zh")])
 def test_switching_language_keeps_the_section(tab, base, rel, lang, other):
     page = tab.page
     page.goto(lang_root(base, lang) + rel)
     rank = 2  # the third section heading
     target = page.locator(".md-content h2[id], .md-content h3[id]").nth(rank)
-    # Lazily loaded figures above the heading can still change the layout after a first scroll: scroll
-    # until the heading stays put just under the header (the reader's place the menu remembers).
+    # Lazily loaded figures above the heading change the layout when they arrive, which on a busy machine
+    # can be after the scroll below settled (CI once saw the section before the reader's): load and decode
+    # every image first, as the crawl does; then scroll until the heading stays put just under the header
+    # (the reader's place the menu remembers).
+    page.evaluate(LOAD_IMAGES_JS)
     for _ in range(20):
         page.evaluate("(el) => { el.scrollIntoView(); window.scrollBy(0, 40); }", target.element_handle())
         before = target.bounding_box()["y"]

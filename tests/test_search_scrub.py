@@ -36,3 +36,38 @@ def test_a_disabled_search_indexes_nothing():
     plugin.config.enabled = False
     SearchPlugin.on_page_context(plugin, {}, page=SimpleNamespace(url="a/", content="<p>x</p>"), config=None, nav=None)
     assert indexed == []
+
+
+def test_the_method_a_build_already_registered_is_swapped_too(monkeypatch):
+    from mkdocs.plugins import PluginCollection
+
+    material_own = getattr(SearchPlugin.on_page_context, "_pytorch_notes_original", SearchPlugin.on_page_context)
+    monkeypatch.setattr(SearchPlugin, "on_page_context", material_own)  # as in a new process
+    plugins = PluginCollection()
+    plugins["material/search"] = plugin = SearchPlugin()  # registered as MkDocs does, before on_config
+    search.skip_needless_attribute_scrub(plugins)
+    registered = [m for m in plugins.events["page_context"] if getattr(m, "__self__", None) is plugin]
+    assert len(registered) == 1 and registered[0].__func__ is SearchPlugin.on_page_context
+    assert registered[0].__func__._pytorch_notes_scrub
+    assert plugins._event_origins[registered[0]] == "material/search"
+
+
+def test_chinese_text_is_segmented_once_per_text_as_material_does(monkeypatch):
+    from material.plugins.search import plugin as material_search
+    from pytorch_notes.site import buildcache
+
+    buildcache.install()
+    segment = material_search.SearchIndex._segment_chinese
+    assert segment._pytorch_notes_cached
+    text = "张量的形状 shape 与叶子节点，自动求导的计算图"
+    expected = segment.__wrapped__(None, text)  # Material's own
+    assert "\u200b" in expected  # jieba split the Chinese runs
+    cuts = []
+    cut = material_search.jieba.cut
+    monkeypatch.setattr(material_search.jieba, "cut", lambda s: cuts.append(s) or cut(s))
+    fresh = text + "（再一次）"
+    assert segment(None, fresh) == segment.__wrapped__(None, fresh)
+    before = len(cuts)
+    assert segment(None, fresh) == segment(None, fresh)
+    assert len(cuts) == before, "a text segmented before is not cut again"
+    assert segment(None, text) == expected

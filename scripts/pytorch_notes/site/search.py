@@ -63,8 +63,8 @@ def _write_offline_search_script(index_json: Path, text: str) -> None:
     index_json.with_name("search_index.js").write_text(f"var __index = {text}", encoding="utf-8")
 
 
-def skip_needless_attribute_scrub() -> None:
-    """Spare pages without ``data-search-*`` attributes Material's scrub of them (``on_config``; once).
+def skip_needless_attribute_scrub(plugins=None) -> None:
+    """Spare pages without ``data-search-*`` attributes Material's scrub of them (``on_config``).
 
     After indexing a page, Material's search plugin (``SearchPlugin.on_page_context``) removes
     ``data-search-exclude``-style attributes from the page's HTML with a regular expression over all
@@ -72,21 +72,33 @@ def skip_needless_attribute_scrub() -> None:
     of a warm build (2 cores, 2026-11-23). The wrapper runs Material's method unchanged when the page
     holds ``data-search-`` anywhere, and otherwise does its two other steps (enabled? index the page):
     the substitution would have returned the same string.
+
+    MkDocs registers each plugin's event methods when it loads the plugin, before any ``on_config``:
+    the class is patched once, and the methods already registered in ``plugins`` (``config.plugins``)
+    are swapped for the wrapper too, or this build would still run Material's own.
     """
     from material.plugins.search.plugin import SearchPlugin  # noqa: PLC0415 - Material is loaded by now
 
     original = SearchPlugin.on_page_context
-    if getattr(original, "_pytorch_notes_scrub", False):
-        return
+    if not getattr(original, "_pytorch_notes_scrub", False):
 
-    @functools.wraps(original)
-    def on_page_context(self, context, *, page, config, nav):
-        if "data-search-" in (page.content or ""):
-            return original(self, context, page=page, config=config, nav=nav)
-        if not self.config.enabled:
+        @functools.wraps(original)
+        def on_page_context(self, context, *, page, config, nav):
+            if "data-search-" in (page.content or ""):
+                return original(self, context, page=page, config=config, nav=nav)
+            if not self.config.enabled:
+                return None
+            self.search_index.add_entry_from_context(page)
             return None
-        self.search_index.add_entry_from_context(page)
-        return None
 
-    on_page_context._pytorch_notes_scrub = True  # type: ignore[attr-defined]
-    SearchPlugin.on_page_context = on_page_context
+        on_page_context._pytorch_notes_scrub = True  # type: ignore[attr-defined]
+        on_page_context._pytorch_notes_original = original  # type: ignore[attr-defined]
+        SearchPlugin.on_page_context = on_page_context
+    wrapper = SearchPlugin.on_page_context
+    events = getattr(plugins, "events", {}).get("page_context", [])
+    origins = getattr(plugins, "_event_origins", {})
+    for i, method in enumerate(events):
+        if getattr(method, "__func__", None) is wrapper._pytorch_notes_original:
+            events[i] = wrapper.__get__(method.__self__)
+            if method in origins:
+                origins[events[i]] = origins.pop(method)

@@ -64,3 +64,40 @@ def test_an_example_embedded_twice_gets_unique_ids():
     ids = re.findall(r'class="pn-example" id="([^"]+)"', page)
     assert ids == ["example-autograd-backward", "example-autograd-backward-2"]
     assert len(set(re.findall(r'\bid="([^"]+)"', page))) == len(re.findall(r'\bid="([^"]+)"', page)), "duplicate ids"
+
+
+def test_a_page_outline_is_read_again_when_the_page_changes(tmp_path):
+    import os
+
+    from pytorch_notes.pages import PageError, page_outline
+
+    page = tmp_path / "p.md"
+    page.write_text("# 标题\n\n::: example autograd/backward.py\n", encoding="utf-8")
+    heading, embeds = page_outline(page, "docs/zh/p.md")
+    assert heading == "标题" and [e.rel for e in embeds] == ["autograd/backward.py"]
+    page.write_text("# Renamed\n\n:::example autograd/backward.py\n", encoding="utf-8")
+    os.utime(page, ns=(1, 1))  # a different stat even within the clock's tick
+    with pytest.raises(PageError, match=r"docs/zh/p.md:3:"):
+        page_outline(page, "docs/zh/p.md")
+    page.write_text("# Renamed\n\n::: example tensors/create.py\n", encoding="utf-8")
+    assert page_outline(page, "docs/zh/p.md")[0] == "Renamed"  # the error was not remembered
+    assert [e.rel for e in page_outline(page, "docs/zh/p.md")[1]] == ["tensors/create.py"]
+
+
+def test_the_store_is_read_once_per_example_in_a_build_and_every_time_outside_one(monkeypatch):
+    from pytorch_notes.site import embed
+
+    reads = []
+    monkeypatch.setattr(embed, "freshness", lambda example: reads.append(example.rel) or object())
+    example = SimpleNamespace(rel="tensors/create.py", key="k1")
+    embed._freshness(example), embed._freshness(example)
+    assert len(reads) == 2  # no build: a capture may write between two calls
+    embed.new_build()
+    try:
+        first = embed._freshness(example)
+        assert embed._freshness(example) is first and len(reads) == 3
+        assert embed._freshness(SimpleNamespace(rel="tensors/create.py", key="k2")) is not first  # edited
+    finally:
+        embed.end_build()
+    embed._freshness(example)
+    assert len(reads) == 5

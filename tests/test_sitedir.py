@@ -76,3 +76,36 @@ def test_install_replaces_mkdocs_clean_directory(monkeypatch):
     assert mkdocs.utils.clean_directory is sitedir.defer_clean
     sitedir.install()  # idempotent
     assert mkdocs.utils.clean_directory is sitedir.defer_clean
+
+
+def test_make_serve_does_not_rewrite_a_generated_file_with_the_same_content(tmp_path):
+    from mkdocs.structure.files import File
+
+    sitedir.keep_unchanged_generated_files()
+    sitedir.keep_unchanged_generated_files()  # once: the second call wraps nothing
+    site = tmp_path / "site"
+
+    def generated(name, content):  # as File.generated makes it, without a whole configuration
+        f = File(name, src_dir=None, dest_dir=str(site), use_directory_urls=True)
+        if isinstance(content, bytes):
+            f.content_bytes = content
+        else:
+            f.content_string = content
+        return f
+
+    f = generated("examples/a.py", "print('中文')\n")
+    f.copy_file(dirty=False)  # a full build writes it
+    path = site / "examples" / "a.py"
+    old = time.time_ns() - 10**9
+    os.utime(path, ns=(old, old))
+    f.copy_file(dirty=True)  # a rebuild with the same content leaves it
+    assert path.stat().st_mtime_ns == old
+    f.copy_file(dirty=False)  # a full build writes it again (sitedir.remove_stale reads the time)
+    assert path.stat().st_mtime_ns > old
+    os.utime(path, ns=(old, old))
+    g = generated("examples/a.py", "print('changed')\n")
+    g.copy_file(dirty=True)
+    assert path.read_text(encoding="utf-8") == "print('changed')\n"
+    b = generated("fig.png", b"\x89PNG")
+    b.copy_file(dirty=True)
+    assert (site / "fig.png").read_bytes() == b"\x89PNG"

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from pytorch_notes.filememo import file_memo
 from pytorch_notes.parse import EXAMPLE_ID_PATTERN, NAME_RULE
 from pytorch_notes.settings import DOCS_DIR, LANGUAGES
 
@@ -101,6 +102,21 @@ def find_embeds(markdown: str, page: str) -> list[Embed]:
     return embeds
 
 
+@file_memo
+def page_outline(path: Path, name: str) -> tuple[str | None, tuple[Embed, ...]]:
+    """The first level-1 heading (``# ...``) of the page at ``path`` and its embeds (``find_embeds``, with
+    ``name`` in messages), read again only when the file changes: a build asks for every page's several
+    times (notebooks, navigation, the rebuild plan of ``make serve``).
+
+    Raises:
+        PageError: a malformed embed (not remembered: the next call reads the file again).
+        OSError: the file cannot be read.
+    """
+    text = Path(path).read_text(encoding="utf-8")
+    heading = next((ln[2:].strip() for ln in text.splitlines() if ln.startswith("# ")), None)
+    return heading, tuple(find_embeds(text, name))
+
+
 def language_pages(lang: str, docs_dir: Path = DOCS_DIR) -> dict[str, Path]:
     """Hand-written Markdown pages of one language, keyed by path relative to ``docs/<lang>/``."""
     root = Path(docs_dir) / lang
@@ -118,7 +134,7 @@ def all_embeds(docs_dir: Path = DOCS_DIR) -> list[Embed]:
     for lang in LANGUAGES:
         for path in language_pages(lang, docs_dir).values():
             name = path.relative_to(Path(docs_dir).parent).as_posix()
-            found.extend(find_embeds(path.read_text(encoding="utf-8"), name))
+            found.extend(page_outline(path, name)[1])
     return found
 
 

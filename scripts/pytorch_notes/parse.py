@@ -18,6 +18,7 @@ that has torch but no Jupyter stack.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
 import re
@@ -295,6 +296,7 @@ def discover_examples(examples_dir: Path = EXAMPLES_DIR) -> list[Path]:
     return found
 
 
+@functools.lru_cache(maxsize=4096)  # a build asks ~1,000 times; each resolve is a few system calls
 def resolve_example(rel: str, examples_dir: Path = EXAMPLES_DIR) -> Path:
     """Map an embed identifier such as ``"autograd/leaf.py"`` to its file (may not exist)."""
     return (Path(examples_dir) / rel).resolve()

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from mkdocs.structure.nav import Section
 
-from pytorch_notes.pages import PageError, find_embeds
-from pytorch_notes.site.common import first_heading, page_language
+from pytorch_notes.pages import PageError, page_outline
+from pytorch_notes.site.common import page_language
 
 NOTEBOOK_SECTION = {"zh": "示例笔记本", "en": "Example notebooks"}
 
@@ -39,16 +39,16 @@ def add_notebook_sections(nav, config, files):
             src = page.file.src_uri
             if not src.endswith(".md"):
                 continue
-            text = Path(page.file.abs_src_path).read_text(encoding="utf-8")
             try:
-                rels = [e.rel for e in find_embeds(text, src)]
+                heading, embeds = page_outline(Path(page.file.abs_src_path), src)
             except PageError:
                 continue
+            rels = [e.rel for e in embeds]
             children = [f.page for rel in rels
                         if (f := notebooks.pop(rel[:-3] + ".ipynb", None)) is not None
                         and getattr(f, "page", None) is not None]
             if children:
-                group = Section(first_heading(text) or src, children)  # page.title is only set later
+                group = Section(heading or src, children)  # page.title is only set later
                 for child in children:
                     child.parent = group
                 groups.append(group)

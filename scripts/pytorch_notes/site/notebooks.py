@@ -15,14 +15,13 @@ from mkdocs.utils import get_relative_url
 
 from pytorch_notes import comments as comments_module
 from pytorch_notes.filememo import stat_key
-from pytorch_notes.pages import PageError, find_embeds, language_pages
+from pytorch_notes.pages import PageError, language_pages, page_outline
 from pytorch_notes.parse import ExampleError, resolve_example
 from pytorch_notes.render import kinds as kinds_module
 from pytorch_notes.render import notebook as notebook_module
 from pytorch_notes.render.notebook import build_notebook, dumps, notebook_title, py_download
 from pytorch_notes.settings import DOCS_DIR, LANGUAGES, REPO_ROOT
 from pytorch_notes.site import notebook_css
-from pytorch_notes.site.common import first_heading
 from pytorch_notes.site.embed import py_url, shown_example
 from pytorch_notes.site.urls import notebook_page_dest, notebook_urls, page_url
 from pytorch_notes.store.layout import record_path
@@ -34,12 +33,11 @@ def _embedding_pages() -> dict[str, dict[str, tuple[str, str]]]:
     for lang in LANGUAGES:
         found[lang] = {}
         for rel_page, path in language_pages(lang).items():
-            text = path.read_text(encoding="utf-8")
-            title = first_heading(text) or rel_page
             try:
-                embeds = find_embeds(text, f"docs/{lang}/{rel_page}")
+                heading, embeds = page_outline(path, f"docs/{lang}/{rel_page}")
             except PageError:
                 continue  # reported with its line by on_page_markdown
+            title = heading or rel_page
             for e in embeds:
                 found[lang].setdefault(e.rel, (rel_page, title))
     return found
@@ -89,8 +87,10 @@ def _load_written() -> dict[str, list]:
         return {}
 
 
-def write_notebooks(config) -> None:
-    """Write the notebooks of all embedded, captured examples; delete ones no longer wanted.
+def write_notebooks(config, write: bool = True) -> None:
+    """Write the notebooks of all embedded, captured examples (of every language); delete ones no
+    longer wanted. ``write=False`` (the other languages' builds inside the first, which wrote them)
+    only keeps mkdocs-jupyter's cache, as below.
 
     Also keep mkdocs-jupyter's render cache across languages: it evicts every entry the
     current build did not use, so under i18n each language build wiped the other's and
@@ -104,6 +104,8 @@ def write_notebooks(config) -> None:
     jupyter = config.plugins.get("mkdocs-jupyter")
     if jupyter is not None:
         jupyter._used_cache_paths = _KeepEverything()
+    if not write:
+        return
     embedding = _embedding_pages()
     _EMBEDDING.clear()
     _EMBEDDING.update(embedding)
@@ -158,7 +160,22 @@ def stamp_py_downloads(files, config, lang: str = LANGUAGES[0]) -> None:
             continue
         page = embedding.get(lang, {}).get(rel)
         urls = [u for u in [absolute_page_url(config, lang, page[0]) if page else ""] if u]
-        f.content_string = py_download(source, shown_example(rel)[1], urls, lang)
+        f.content_string = _py_download(source, shown_example(rel)[1], urls, lang)
+
+
+def _py_download(source: str, record, urls: list[str], lang: str) -> str:
+    """``render.notebook.py_download``, kept while its inputs are the same objects: every build (both
+    languages, every rebuild under ``make serve``) stamps all 324 downloads again."""
+    key = (source, id(record), tuple(urls), lang)
+    found = _PY_DOWNLOADS.get(key)
+    if found is None or found[0] is not record:
+        if len(_PY_DOWNLOADS) > 2048:
+            _PY_DOWNLOADS.clear()
+        found = _PY_DOWNLOADS[key] = (record, py_download(source, record, urls, lang))  # holds the record
+    return found[1]
+
+
+_PY_DOWNLOADS: dict[tuple, tuple[object, str]] = {}
 
 
 class _NotebookPage(File):

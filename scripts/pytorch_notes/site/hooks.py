@@ -17,6 +17,9 @@ example: everything reads the output store written by ``make capture``.
   this one did not write again are removed (``sitedir``: MkDocs no longer empties the site first).
 * ``on_startup``, ``on_serve``, ``on_env``: under ``make serve``, dirty rebuilds that redo exactly what
   changed and write what a full build writes (``incremental``).
+* ``on_config``, ``on_env``: a page whose Markdown or template context is unchanged since an earlier
+  build is not converted (``mdcache``) or rendered (``rendercache``) again; ``on_post_build`` evicts
+  unused entries.
 """
 
 from __future__ import annotations
@@ -33,10 +36,12 @@ from pytorch_notes.site import (
     embed,
     incremental,
     lag,
+    mdcache,
     nav,
     notebook_css,
     notebooks,
     prewarm,
+    rendercache,
     search,
     searchpool,
     sitedir,
@@ -58,13 +63,20 @@ def on_config(config):
                           f"not from this checkout; run with PYTHONPATH={here}/scripts")
     config.markdown_extensions.append(embed.EmbedExtension())  # the ::: example syntax
     buildcache.install()  # reuse search entries and highlighted code whose inputs did not change
+    mdcache.install()  # and Markdown conversions
+    prewarm.use_fast_toc()  # a notebook's headings without a Markdown export of it
+    buildcache.theme_listing()  # the theme's 14,500 files listed once per process, not per build
     buildcache.persist_memos()  # parsed examples, loaded records, localized comments: kept across builds
-    search.skip_needless_attribute_scrub()  # Material's regex over every page, for attributes few pages have
+    search.skip_needless_attribute_scrub(config.plugins)  # Material's regex over every page, for a rare attribute
     incremental.install()
     sitedir.install()  # write over the last build's files; remove what is left over afterwards
+    sitedir.keep_unchanged_generated_files()  # make serve: a generated file with the same content is not rewritten
     i18n = config.plugins.get("i18n")
     if not getattr(i18n, "building", False):  # the outer build (i18n builds the other languages inside it)
         incremental.start_build(config)
+        embed.new_build()
+        rendercache.CACHE.start()
+        mdcache.CACHE.start()
     return config
 
 
@@ -75,16 +87,19 @@ def on_startup(command, dirty):
 
 
 def on_serve(server, config, builder):
-    """Watch files with inotify instead of MkDocs' 0.5 s polling (``incremental.faster_watcher``)."""
+    """Watch files with inotify instead of MkDocs' 0.5 s polling (``incremental.faster_watcher``), and
+    have jieba ready for the first rebuild's search entries."""
+    incremental.load_segmenter_in_background()
     return incremental.faster_watcher(server)
 
 
 @event_priority(-10)  # after mkdocs-jupyter's own on_pre_build, which resets its set
 def on_pre_build(config) -> None:
     notebook_css.new_build()
-    notebooks.write_notebooks(config)
     i18n = config.plugins.get("i18n")
-    if not getattr(i18n, "building", False) and incremental.STATE.plan.full:  # once per build, not per language
+    outer = not getattr(i18n, "building", False)  # the first language's build: once per build
+    notebooks.write_notebooks(config, write=outer)  # every language's notebooks
+    if outer and incremental.STATE.plan.full:
         if prewarm.fill_cache(config):  # a cold build renders the notebooks on every core
             searchpool.start()  # and its search worker loads jieba while the pages are converted
 
@@ -101,6 +116,7 @@ def on_files(files, config):
 
 def on_env(env, config, files):
     buildcache.compiled_templates(env)  # Material's templates compiled once, not on every build
+    rendercache.install(env, config)  # a page whose template context did not change is not rendered again
     incremental.restore_skipped_pages(files)  # titles of the pages a dirty rebuild did not read
     return env
 
@@ -137,10 +153,15 @@ def on_post_build(config) -> None:
     i18n = config.plugins.get("i18n")
     if not getattr(i18n, "building", False):  # the outer build: every language is written
         sitedir.remove_stale()
+        embed.end_build()
+        if incremental.STATE.plan.full:  # a dirty rebuild uses a few entries: it says nothing of the rest
+            rendercache.CACHE.evict()
+            mdcache.CACHE.evict()
         filememo.save()
         searchpool.shutdown()
 
 
 def on_build_error(error) -> None:
+    embed.end_build()
     sitedir.forget(error)
     searchpool.shutdown()

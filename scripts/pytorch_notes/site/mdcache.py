@@ -1,0 +1,139 @@
+"""Reuse a Markdown page's conversion to HTML across builds when none of its inputs changed.
+
+Once page renders came from ``rendercache``, converting the 62 Markdown pages (Python-Markdown with
+this site's extensions, ``Page.render``) was the largest part of a warm build left: ~1.1 s of ~4.8 s
+(``py-spy``, 2 cores). ``Page.render`` is a function of
+
+* the page's Markdown after ``on_page_markdown`` and the examples ``embed.prepare_embeds`` rendered
+  for it (``EmbedPreprocessor`` puts them in place during the conversion);
+* the page's file (source path, URL) and every file of the build with its URL (links resolve to them);
+* the configuration (its Markdown extensions, their settings, link validation levels) as plain data
+  and as the text of ``mkdocs.yml`` (an extension's settings can hide inside an object, such as the
+  ``slugify`` of ``toc``), the build code in ``scripts/`` and the versions of Python-Markdown, MkDocs,
+  pymdown-extensions, Material (its emoji) and Pygments.
+
+It sets ``content``, ``toc``, the title found in the HTML, the anchor ids the page has and the links to
+anchors it holds (checked by MkDocs after every page is converted), and it logs warnings (a link to a
+missing file). ``install`` wraps ``Page.render``: on a hit all of that is restored and the warnings
+are logged again, so ``--strict`` fails as it would have. Notebook pages are rendered by
+mkdocs-jupyter, which has its own cache. Entries are ``.cache/pytorch-notes/markdown/<key[:2]>/<key>.json``;
+``PYTORCH_NOTES_RENDER_CACHE=0`` turns this off as well. ``tests/test_rendercache.py`` compares cached
+and uncached builds after edits of each kind of input.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import os
+
+from pytorch_notes.settings import REPO_ROOT
+from pytorch_notes.site import embed
+from pytorch_notes.site.buildcache import _version, text_digest
+from pytorch_notes.site.rendercache import RenderCache, _code_files, _digest, config_text, plain
+
+LIBRARIES = ("markdown", "mkdocs", "pymdown-extensions", "mkdocs-material", "pygments")
+_FORMAT = 1
+CACHE = RenderCache(REPO_ROOT / ".cache" / "pytorch-notes" / "markdown", suffix=".json")
+_active = [CACHE]  # the cache ``install`` named last
+
+
+def build_part(config, files) -> str:
+    """The digest of what every page's conversion in this build shares (see the module docstring)."""
+    listed = [[f.src_uri, f.dest_uri, f.url, str(getattr(f, "inclusion", ""))] for f in files]
+    # not the navigation, nor ``extra`` (mkdocs-static-i18n rewrites it while pages are rendered): no
+    # Markdown extension reads them
+    settings = {k: plain(v) for k, v in config.items()
+                if k not in ("site_dir", "docs_dir", "config_file_path", "nav", "extra")}
+    return _digest([_FORMAT, {n: _version(n) for n in LIBRARIES}, _code_files(), config_text(config),
+                    settings, listed])
+
+
+def page_key(build: str, page) -> str:
+    """The key of one page's conversion: ``build`` (``build_part``), its Markdown, its embeds and its file."""
+    name, embeds = embed.prepared_embeds()
+    return _digest([build, page.file.src_uri, page.file.url, text_digest(page.markdown), name,
+                    sorted([list(k), text_digest(v)] for k, v in embeds.items())])
+
+
+class _Recorder(logging.Handler):
+    """Keeps what MkDocs' loggers say while one page is converted."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.said: list[list] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno >= logging.INFO:
+            self.said.append([record.name, record.levelno, record.getMessage()])
+
+
+def _toc_tokens(items) -> list[dict]:
+    """``page.toc`` back as the tokens MkDocs' ``get_toc`` reads (name, id, level, children)."""
+    return [{"name": i.title, "id": i.id, "level": i.level, "children": _toc_tokens(i.children)} for i in items]
+
+
+def _store(page, said: list) -> dict:
+    links = {f.src_uri: dict(anchors) for f, anchors in (getattr(page, "links_to_anchors", None) or {}).items()}
+    return {"content": page.content, "toc": _toc_tokens(page.toc), "title": page._title_from_render,
+            "anchors": sorted(page.present_anchor_ids or ()), "links": links, "said": said}
+
+
+def _restore(page, entry: dict, files) -> bool:
+    """Set what ``Page.render`` sets from ``entry``; False (nothing set) when a linked file is gone."""
+    from mkdocs.structure.toc import get_toc  # noqa: PLC0415 - MkDocs is loaded by now
+
+    links = {}
+    for src_uri, anchors in entry["links"].items():
+        target = files.get_file_from_path(src_uri)
+        if target is None:
+            return False
+        links[target] = anchors
+    page.content = entry["content"]
+    page.toc = get_toc(entry["toc"])
+    page._title_from_render = entry["title"]
+    page.present_anchor_ids = set(entry["anchors"])
+    if logging.getLogger("mkdocs.structure.pages").getEffectiveLevel() > logging.DEBUG:
+        page.links_to_anchors = links
+    for name, level, message in entry["said"]:
+        logging.getLogger(name).log(level, message)
+    return True
+
+
+def install(cache: RenderCache = CACHE) -> None:
+    """Make ``mkdocs.structure.pages.Page.render`` go through ``cache`` (``on_config``; the method is
+    wrapped once per process, and the last cache installed is the one used)."""
+    from mkdocs.structure.pages import Page  # noqa: PLC0415
+
+    _active[0] = cache
+    if getattr(Page.render, "_pytorch_notes_cached", False):
+        return
+    render = Page.render
+    builds: dict[int, tuple[object, str]] = {}  # id(files) -> (files, its build digest)
+
+    @functools.wraps(render)
+    def cached_render(self, config, files) -> None:
+        if os.environ.get("PYTORCH_NOTES_RENDER_CACHE", "1") == "0" or self.markdown is None:
+            return render(self, config, files)
+        found = builds.get(id(files))
+        if found is None or found[0] is not files:
+            builds.clear()
+            found = builds[id(files)] = (files, build_part(config, files))
+        key = page_key(found[1], self)
+        cache = _active[0]
+        text = cache.get(key)
+        if text is not None and _restore(self, json.loads(text), files):
+            return None
+        recorder = _Recorder()
+        mkdocs_log = logging.getLogger("mkdocs")
+        mkdocs_log.addHandler(recorder)
+        try:
+            render(self, config, files)
+        finally:
+            mkdocs_log.removeHandler(recorder)
+        cache.put(key, json.dumps(_store(self, recorder.said), ensure_ascii=False))
+        return None
+
+    cached_render._pytorch_notes_cached = True  # type: ignore[attr-defined]
+    Page.render = cached_render

@@ -1,0 +1,237 @@
+"""Page renders (pytorch_notes.site.rendercache) and Markdown conversions (pytorch_notes.site.mdcache)
+reused across builds give the pages a fresh build gives, and a change anywhere in what a template or a
+conversion reads does them again.
+
+The builds are of a small two-language Material site (mkdocs-static-i18n, which rewrites the language
+switcher's links for every page) with only the caches' hook. Whether a page came from a cache is seen
+by marking every stored entry: a page written from the cache carries the mark.
+"""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import logging
+import re
+from pathlib import Path
+
+import pytest
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+from pytorch_notes.site import rendercache
+
+MARK = "<!-- from the render cache -->"
+PAGES = ("index.md", "a.md", "b.md")
+CONFIG = """\
+site_name: Cache test
+site_url: http://127.0.0.1:8000/
+copyright: {copyright}
+theme:
+  name: material
+  language: zh
+  features: [navigation.footer]
+plugins:
+  - i18n:
+      docs_structure: folder
+      fallback_to_default: false  # as in mkdocs.yml: a page without a twin has none in the other language
+      languages:
+        - {{locale: zh, name: 中文, default: true, build: true}}
+        - {{locale: en, name: English, build: true}}
+validation:
+  anchors: warn
+hooks:
+  - hook.py
+"""
+HOOK = """\
+from pathlib import Path
+
+from pytorch_notes.site import mdcache, rendercache
+
+CACHE = rendercache.RenderCache(Path(__file__).parent / "render-cache")
+MARKDOWN = rendercache.RenderCache(Path(__file__).parent / "markdown-cache", suffix=".json")
+
+
+def on_config(config):
+    mdcache.install(MARKDOWN)
+
+
+def on_env(env, config, files):
+    rendercache.install(env, config, CACHE)
+"""
+
+
+def _project(root: Path) -> Path:
+    root.mkdir()
+    (root / "mkdocs.yml").write_text(CONFIG.format(copyright="Copyright one"), encoding="utf-8")
+    (root / "hook.py").write_text(HOOK, encoding="utf-8")
+    for lang in ("zh", "en"):
+        for name in PAGES:
+            path = root / "docs" / lang / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(f"# {lang} {name[:-3]}\n\nText of {name} in {lang}.\n", encoding="utf-8")
+    return root
+
+
+def _build(root: Path, site: str, *, cached: bool = True, monkeypatch) -> Path:
+    monkeypatch.setenv("PYTORCH_NOTES_RENDER_CACHE", "1" if cached else "0")
+    monkeypatch.setattr("sys.argv", ["mkdocs", "build"])  # mkdocs-static-i18n reads --dirty from it
+    config = load_config(str(root / "mkdocs.yml"), site_dir=str(root / site))
+    logging.getLogger("mkdocs").setLevel(logging.WARNING)
+    build(config)
+    return root / site
+
+
+def _pages(site: Path) -> dict[str, str]:
+    return {p.relative_to(site).as_posix(): p.read_text(encoding="utf-8")
+            for p in sorted(site.rglob("index.html"))}
+
+
+def _mark_entries(root: Path) -> int:
+    entries = list((root / "render-cache").glob("*/*.html"))
+    for path in entries:
+        path.write_text(MARK + path.read_text(encoding="utf-8"), encoding="utf-8")
+    return len(entries)
+
+
+def _from_cache(site: Path) -> set[str]:
+    return {rel for rel, html in _pages(site).items() if html.startswith(MARK)}
+
+
+def _same_as_fresh(root: Path, site: Path, monkeypatch) -> None:
+    fresh = _build(root, "fresh", cached=False, monkeypatch=monkeypatch)
+    for rel, html in _pages(site).items():
+        assert html.replace(MARK, "") == (fresh / rel).read_text(encoding="utf-8"), rel
+
+
+@pytest.fixture
+def project(tmp_path):
+    return _project(tmp_path / "project")
+
+
+def test_a_cached_build_writes_what_an_uncached_one_does(project, monkeypatch):
+    first = _build(project, "first", monkeypatch=monkeypatch)
+    again = _build(project, "again", monkeypatch=monkeypatch)
+    fresh = _build(project, "fresh", cached=False, monkeypatch=monkeypatch)
+    pages = _pages(fresh)
+    assert len(pages) == 2 * len(PAGES)
+    for rel in pages:
+        assert filecmp.cmp(first / rel, fresh / rel, shallow=False), rel
+        assert filecmp.cmp(again / rel, fresh / rel, shallow=False), rel
+    assert len(list((project / "render-cache").glob("*/*.html"))) == len(pages)  # one entry per page
+
+
+def test_only_the_pages_a_change_shows_on_are_rendered_again(project, monkeypatch):
+    _build(project, "site", monkeypatch=monkeypatch)
+    everything = set(_pages(project / "site"))
+    assert _mark_entries(project) == len(everything)
+    assert _from_cache(_build(project, "site", monkeypatch=monkeypatch)) == everything  # a build changing nothing
+
+    page = project / "docs" / "zh" / "b.md"  # its text: that page only
+    page.write_text(page.read_text(encoding="utf-8") + "\nOne more sentence.\n", encoding="utf-8")
+    site = _build(project, "site", monkeypatch=monkeypatch)
+    assert everything - _from_cache(site) == {"b/index.html"}
+    _mark_entries(project)
+
+    page.write_text(page.read_text(encoding="utf-8").replace("# zh b", "# zh b renamed"), encoding="utf-8")
+    site = _build(project, "site", monkeypatch=monkeypatch)  # its title: the navigation of every Chinese page
+    assert _from_cache(site) == {rel for rel in everything if rel.startswith("en/")}
+    assert "zh b renamed" in (site / "index.html").read_text(encoding="utf-8")
+    _same_as_fresh(project, site, monkeypatch)
+    _mark_entries(project)
+
+    config = project / "mkdocs.yml"  # the configuration: every page
+    config.write_text(CONFIG.format(copyright="Copyright two"), encoding="utf-8")
+    site = _build(project, "site", monkeypatch=monkeypatch)
+    assert _from_cache(site) == set()
+    _same_as_fresh(project, site, monkeypatch)
+
+
+def test_a_page_whose_translation_goes_is_rendered_again(project, monkeypatch):
+    """mkdocs-static-i18n rewrites the language switcher's links (``config.extra.alternate``) for each
+    page: the Chinese page b, its text unchanged, links to the English home once its twin is gone."""
+    switcher = re.compile(r'href="([^"]*)" hreflang="en"')
+    site = _build(project, "site", monkeypatch=monkeypatch)
+    assert set(switcher.findall((site / "b" / "index.html").read_text(encoding="utf-8"))) == {"../en/b/"}
+    _mark_entries(project)
+    (project / "docs" / "en" / "b.md").unlink()
+    site = _build(project, "site", monkeypatch=monkeypatch)
+    assert "b/index.html" not in _from_cache(site)
+    assert set(switcher.findall((site / "b" / "index.html").read_text(encoding="utf-8"))) == {"/en/"}
+    _same_as_fresh(project, site, monkeypatch)
+
+
+def _mark_conversions(root: Path) -> None:
+    for path in (root / "markdown-cache").glob("*/*.json"):
+        entry = json.loads(path.read_text(encoding="utf-8"))
+        entry["content"] = MARK + entry["content"]
+        path.write_text(json.dumps(entry), encoding="utf-8")
+
+
+def _converted_from_cache(site: Path) -> set[str]:
+    return {rel for rel, html in _pages(site).items() if MARK in html.split("<article", 1)[-1]}
+
+
+def _warnings(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def test_a_reused_conversion_warns_and_links_as_a_fresh_one(project, monkeypatch, caplog):
+    page = project / "docs" / "zh" / "a.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\n[b](b.md#zh-b) and [c](c.md)\n", encoding="utf-8")
+    _build(project, "site", monkeypatch=monkeypatch)
+    missing = ("Doc file 'zh/a.md' contains a link 'c.md', but the target 'zh/c.md' is not found "
+               "among documentation files.")
+    assert _warnings(caplog) == [missing]
+    _mark_conversions(project)
+    caplog.clear()
+    site = _build(project, "site", monkeypatch=monkeypatch)
+    assert _converted_from_cache(site) == set(_pages(site))  # every conversion reused ...
+    assert _warnings(caplog) == [missing]  # ... and its warning said again
+
+    b = project / "docs" / "zh" / "b.md"  # the anchor a links to goes: a's conversion is reused, the check is not
+    b.write_text(b.read_text(encoding="utf-8").replace("# zh b", "# zh b renamed"), encoding="utf-8")
+    caplog.clear()
+    site = _build(project, "site", monkeypatch=monkeypatch)
+    assert "a/index.html" in _converted_from_cache(site) and "b/index.html" not in _converted_from_cache(site)
+    assert _warnings(caplog) == [missing, "Doc file 'zh/a.md' contains a link 'b.md#zh-b', "
+                                          "but the doc 'zh/b.md' does not contain an anchor '#zh-b'."]
+
+    (project / "docs" / "zh" / "c.md").write_text("# zh c\n", encoding="utf-8")  # a new file: links resolve anew
+    caplog.clear()
+    site = _build(project, "site", monkeypatch=monkeypatch)
+    assert not _converted_from_cache(site) & {"index.html", "a/index.html", "b/index.html"}
+    assert missing not in _warnings(caplog)
+    _same_as_fresh(project, site, monkeypatch)
+
+
+def test_plain_describes_settings_and_refuses_objects_without_a_stable_repr():
+    class Opaque:
+        pass
+
+    assert rendercache.plain({"b": (1, 2), "a": {3, 1}}) == {"b": [1, 2], "a": [1, 3]}
+    assert rendercache.plain(Opaque()).endswith("Opaque:")
+    with pytest.raises(rendercache.Uncacheable):
+        rendercache.plain([Opaque()], strict=True)
+
+
+def test_no_template_reads_what_the_key_leaves_out():
+    import material
+    from pytorch_notes.settings import DOCS_DIR
+
+    left_out = [*rendercache.NOT_RENDERED, "build_date_utc"]
+    dirs = [Path(material.__file__).parent / "templates", DOCS_DIR / "overrides"]
+    for path in (p for d in dirs for p in d.rglob("*.html")):
+        text = path.read_text(encoding="utf-8")
+        assert not [name for name in left_out if name in text], path
+
+
+def test_unused_entries_go_after_ten_minutes(tmp_path):
+    cache = rendercache.RenderCache(tmp_path)
+    cache.put("aa" + "0" * 62, "<p>used</p>")
+    cache.put("bb" + "0" * 62, "<p>old</p>")
+    cache.start()
+    assert cache.get("aa" + "0" * 62) == "<p>used</p>"
+    now = (tmp_path / "bb" / ("bb" + "0" * 62 + ".html")).stat().st_mtime
+    assert cache.evict(now=now + 60) == 0  # another configuration's entry, a minute old: kept
+    assert cache.evict(now=now + rendercache.KEEP_S + 1) == 1
+    assert [p.name[:2] for p in tmp_path.glob("*/*.html")] == ["aa"]

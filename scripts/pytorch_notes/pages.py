@@ -102,6 +102,11 @@ def find_embeds(markdown: str, page: str) -> list[Embed]:
     return embeds
 
 
+def first_heading(markdown: str) -> str | None:
+    """The text of the page's first level-1 heading (a line starting ``# ``), or None."""
+    return next((ln[2:].strip() for ln in markdown.splitlines() if ln.startswith("# ")), None)
+
+
 @file_memo
 def page_outline(path: Path, name: str) -> tuple[str | None, tuple[Embed, ...]]:
     """The first level-1 heading (``# ...``) of the page at ``path`` and its embeds (``find_embeds``, with
@@ -113,8 +118,7 @@ def page_outline(path: Path, name: str) -> tuple[str | None, tuple[Embed, ...]]:
         OSError: the file cannot be read.
     """
     text = Path(path).read_text(encoding="utf-8")
-    heading = next((ln[2:].strip() for ln in text.splitlines() if ln.startswith("# ")), None)
-    return heading, tuple(find_embeds(text, name))
+    return first_heading(text), tuple(find_embeds(text, name))
 
 
 def language_pages(lang: str, docs_dir: Path = DOCS_DIR) -> dict[str, Path]:

@@ -31,9 +31,9 @@ import threading
 from dataclasses import dataclass, field
 
 from pytorch_notes.filememo import stat_key
-from pytorch_notes.pages import PageError, all_embeds, page_outline
+from pytorch_notes.pages import PageError, all_embeds, first_heading, page_outline
 from pytorch_notes.settings import DOCS_DIR, EXAMPLES_DIR, LANGUAGES, REPO_ROOT
-from pytorch_notes.site.common import first_heading, log
+from pytorch_notes.site.common import log
 
 SHARED = ("mkdocs.yml", "docs/twins.json", "docs/overrides", "docs/assets", "scripts")  # shape every page
 

@@ -107,6 +107,9 @@ class Provenance:
         duration_s: seconds from the first cell to the end; ``wall_s``: the whole process.
         driver: the NVIDIA driver version on a GPU (``/proc/driver/nvidia/version``), else None.
         libraries: versions of the third-party distributions the example imports, e.g. ``{"numpy": "2.3.1"}``.
+        isolation: how the run was isolated (``execute/sandbox.py``): ``"bwrap 0.8.0"`` (the sandbox) or
+            ``"supervised"`` (a supervised process and a check of the repository afterwards, where the
+            sandbox cannot start); empty in records captured before the sandbox existed (2026-11-25).
     """
 
     device: str
@@ -120,6 +123,7 @@ class Provenance:
     wall_s: float
     driver: str | None = None
     libraries: dict[str, str] = field(default_factory=dict)
+    isolation: str = ""
 
 
 @dataclass(frozen=True)

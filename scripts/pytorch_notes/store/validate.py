@@ -15,7 +15,11 @@ Every example ``examples/<chapter>/<name>.py`` must have a CUDA record ``<store>
 * has non-zero durations (``provenance.duration_s`` and ``wall_s``, seconds);
 * is honest about its device: ``device_kind`` ``cuda``, a ``cuda`` version, and a device name that
   is not ``CPU``; and CPU records in the store never claim a GPU (``provenance_problems``);
-* shows no absolute path in a traceback (``machine_paths``).
+* shows no absolute path in a traceback (``machine_paths``);
+* says how the run was isolated (``provenance.isolation``), and holds nothing the capture would not
+  have stored: no control characters, nothing past the bounds of ``execute/limits.py``
+  (``untrusted.clean_record`` leaves it as it is). A record written by hand, or by a capture that was
+  tampered with, fails here.
 
 Each problem is printed as ``<file>: <what is wrong>``; the exit status is 1 if there is any.
 ``--summary`` writes a Markdown table of the devices and versions, used as the pull request's body.
@@ -36,6 +40,7 @@ from pytorch_notes.settings import EXAMPLES_DIR, display_path
 from pytorch_notes.store import layout
 from pytorch_notes.store.model import Error, Record
 from pytorch_notes.store.records import StoreError, load_failure, load_record
+from pytorch_notes.store.untrusted import clean_record, terminal_text
 
 
 @dataclass
@@ -103,6 +108,12 @@ def _check_record(path: Path, rel: str, record: Record, key: str) -> list[str]:
         problems.append(f"{name}: no cells recorded")
     elif paths := machine_paths(record):
         problems.append(f"{name}: a traceback shows the capturing machine's path {paths[0]!r}; re-capture")
+    if not record.provenance.isolation:
+        problems.append(f"{name}: provenance does not say how the run was isolated (a capture older than the "
+                        "sandbox); re-capture")
+    if clean_record(record) != record:
+        problems.append(f"{name}: holds text or figures the capture does not store (control characters, or more "
+                        "than execute/limits.py allows): it was not written by `make capture`; re-capture")
     return problems
 
 
@@ -163,12 +174,14 @@ def validate(examples_dir: Path = EXAMPLES_DIR, store_dir: Path | None = None, k
 def summary_markdown(report: Report) -> str:
     """A Markdown description of the records (devices, versions, total run time) for a pull request."""
     provs = [r.provenance for r in report.records.values()]
-    setups = Counter((p.device, p.torch, p.cuda, p.driver, p.python) for p in provs)
+    setups = Counter((p.device, p.torch, p.cuda, p.driver, p.python, p.isolation) for p in provs)
     total = sum(p.duration_s for p in provs)
     lines = [f"Outputs of {len(provs)} examples, re-captured with `python3 scripts/capture.py --force` "
              f"on the self-hosted GPU runner and checked by `scripts/validate_outputs.py`.",
-             "", "| device | torch | CUDA | driver | Python | examples |", "| --- | --- | --- | --- | --- | --- |"]
-    lines += [f"| {d} | {t} | {c} | {dr} | {py} | {n} |" for (d, t, c, dr, py), n in sorted(setups.items(), key=str)]
+             "", "| device | torch | CUDA | driver | Python | isolation | examples |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    lines += [f"| {d} | {t} | {c} | {dr} | {py} | {iso} | {n} |"
+              for (d, t, c, dr, py, iso), n in sorted(setups.items(), key=str)]
     lines += ["", f"Total run time of the examples: {total:.1f} s.", "",
               "The CPU records stay beside these: review the diff of `examples/_outputs/` like any change."]
     return "\n".join(lines) + "\n"
@@ -185,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     report = validate(args.examples, args.store, args.device)
     for line in report.problems:
-        print(line, file=sys.stderr)
+        print(terminal_text(line), file=sys.stderr)
     if not report.ok:
         print(f"validate_outputs: {len(report.problems)} problem(s); the outputs are not proposed", file=sys.stderr)
         return 1

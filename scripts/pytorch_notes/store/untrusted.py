@@ -1,0 +1,220 @@
+"""What the store accepts from an example: the one owner of the rules for untrusted text and sizes.
+
+Everything an example produces is untrusted, and so is every record file (a pull request may touch
+only ``examples/_outputs/``). Three places apply these rules:
+
+* the capture process, to what the runner reported, before anything is written (``clean_record``,
+  ``clean_failure``): control characters removed, secrets of the capturing environment removed,
+  every text and figure bounded (``execute/limits.py``);
+* the renderer, to every record it reads (``page_text``), since a record may not come from a capture;
+* every command that prints an example's text to a terminal (``terminal_text``).
+
+Control characters are C0 except newline, tab and carriage return (pages) or except newline and tab
+(terminals), DEL, C1, escape sequences (CSI, OSC, and the two-character ones) and the Unicode bidi
+embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069: the "Trojan Source" characters,
+CVE-2021-42574). Standard library only.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import dataclasses
+import re
+import struct
+from collections.abc import Mapping
+
+from pytorch_notes.execute import limits
+from pytorch_notes.store.model import Display, Error, Failure, Image, Output, Provenance, Record, Stream
+
+# An escape sequence: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), or ESC and one character.
+_ESCAPE = r"\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -~]?"
+_BIDI = "\u202a-\u202e\u2066-\u2069"
+_PAGE_RE = re.compile(rf"{_ESCAPE}|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{_BIDI}]")
+_TERMINAL_RE = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def page_text(text: str) -> str:
+    """``text`` without control characters (newline, tab and carriage return kept: pages collapse
+    progress-bar rewrites), escape sequences or bidi overrides, the Unicode line and paragraph separators
+    (U+2028, U+2029) as newlines (``str.splitlines`` splits at them, Markdown does not), and lone
+    surrogates as U+FFFD."""
+    return _SURROGATE_RE.sub("\ufffd", _PAGE_RE.sub("", text)).replace("\u2028", "\n").replace("\u2029", "\n")
+
+
+def terminal_text(text: str) -> str:
+    """``text`` safe to print to a terminal: every control character but newline and tab shown as a
+    visible escape (ESC as ``\\x1b``, U+202E as ``\\u202e``), so it can neither move the cursor, erase
+    lines, set the title nor reorder what follows, and a reader sees that it was there."""
+    def visible(m: re.Match) -> str:
+        ch = m.group(0)
+        return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+    return _TERMINAL_RE.sub(visible, _SURROGATE_RE.sub("\ufffd", text))
+
+
+def one_line(text: str, limit: int = limits.FIELD) -> str:
+    """A short field (a device name, a version): page text on one line, at most ``limit`` characters."""
+    flat = " ".join(page_text(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+# --- secrets ------------------------------------------------------------------------------------------
+
+SECRET_NAME = re.compile(r"TOKEN|SECRET|KEY|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|AUTH|PRIVATE|COOKIE|SESSION"
+                         r"|(^|_)PAT($|_)|(^|_)PWD($|_)", re.IGNORECASE)
+MIN_SECRET = 8  # shorter values are not scrubbed: "1" or "true" would erase ordinary text
+
+
+class Secrets:
+    """The values of the secret-looking variables of an environment, to be removed from stored text.
+
+    A variable is secret-looking when its name matches ``SECRET_NAME`` (``GITHUB_TOKEN``, ``AWS_SECRET_
+    ACCESS_KEY``, ``DB_PASSWORD``, ...); values shorter than ``MIN_SECRET`` characters are ignored.
+    Examples never see these variables (the sandbox passes an allow-list); this catches what reaches
+    an output some other way (``/proc``, a file, the fallback without a sandbox).
+    """
+
+    def __init__(self, environ: Mapping[str, str]):
+        values = {v for k, v in environ.items() if SECRET_NAME.search(k) and len(v) >= MIN_SECRET}
+        self.names = sorted(k for k, v in environ.items() if v in values)
+        ordered = sorted(values, key=len, reverse=True)  # a secret that contains another goes first
+        self._re = re.compile("|".join(re.escape(v) for v in ordered)) if ordered else None
+
+    def scrub(self, text: str) -> str:
+        """``text`` with every secret value replaced by ``[secret removed]``."""
+        return self._re.sub("[secret removed]", text) if self._re is not None else text
+
+
+NO_SECRETS = Secrets({})
+
+
+# --- bounds ---------------------------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class _Budget:
+    """Characters of text left to one cell and to the whole record."""
+
+    cell: int
+    record: int
+    figure_bytes: int = limits.RECORD_FIGURE_BYTES
+
+    def take(self, text: str, limit: int | None = None, keep_end: bool = False) -> tuple[str, int]:
+        """(kept, dropped): at most ``limit`` (and what is left) characters of ``text``."""
+        room = min(self.cell, self.record, len(text) if limit is None else limit)
+        kept = text if len(text) <= room else (text[len(text) - room:] if keep_end else text[:room])
+        self.cell -= len(kept)
+        self.record -= len(kept)
+        return kept, len(text) - len(kept)
+
+
+def png_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) in pixels from a PNG's IHDR chunk, or None when ``data`` is not a PNG."""
+    if len(data) < 24 or data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        return None
+    return struct.unpack(">II", data[16:24])
+
+
+def figure_problem(out: Image, budget: _Budget | None = None) -> str:
+    """Why a stored figure is refused (empty when it is fine): not base64 PNG, too many pixels per side
+    (``limits.FIGURE_PIXELS``), too many bytes (``limits.FIGURE_BYTES``) or past the record's figure budget."""
+    try:
+        data = base64.b64decode(out.data, validate=True)
+    except (binascii.Error, ValueError):
+        return "not base64"
+    size = png_size(data)
+    if size is None:
+        return "not a PNG image"
+    if max(size) > limits.FIGURE_PIXELS:
+        return f"{size[0]}x{size[1]} px is larger than {limits.FIGURE_PIXELS} px per side"
+    if len(data) > limits.FIGURE_BYTES:
+        return f"{len(data):,} bytes is more than {limits.FIGURE_BYTES:,} per figure"
+    if budget is not None:
+        if len(data) > budget.figure_bytes:
+            return f"the record's figures would pass {limits.RECORD_FIGURE_BYTES:,} bytes"
+        budget.figure_bytes -= len(data)
+    return ""
+
+
+def _clean_output(out: Output, budget: _Budget, secrets: Secrets, figures: list[int]) -> list[Output]:
+    """``out`` cleaned and bounded, and notices of what was cut (a list: a refused figure becomes a notice)."""
+    text = lambda s: page_text(secrets.scrub(s))  # noqa: E731
+    if isinstance(out, Stream):
+        kept, dropped = budget.take(text(out.text))
+        return [dataclasses.replace(out, text=kept), *_cut(dropped)]
+    if isinstance(out, Display):
+        plain, dropped = budget.take(text(out.data.get("text/plain", "")))
+        data = {"text/plain": plain}
+        rich = text(out.data.get("text/html", ""))
+        if rich and not dropped and len(rich) <= min(budget.cell, budget.record):
+            data["text/html"] = budget.take(rich)[0]
+        return [dataclasses.replace(out, data=data), *_cut(dropped)]
+    if isinstance(out, Error):
+        evalue, cut_value = budget.take(text(out.evalue), limits.ERROR_VALUE)
+        tb, cut_tb = budget.take(text(out.traceback), limits.TRACEBACK, keep_end=True)
+        if cut_tb:
+            tb = f"[traceback cut by capture: its first {cut_tb:,} characters are not stored]\n" + tb
+        return [dataclasses.replace(out, ename=one_line(out.ename), evalue=evalue, traceback=tb),
+                *_cut(cut_value)]
+    figures[0] += 1
+    why = f"more than {limits.FIGURES_PER_CELL} figures in one cell" if figures[0] > limits.FIGURES_PER_CELL \
+        else figure_problem(out, budget)
+    if why:
+        return [Stream("stderr", f"[figure not stored by capture: {why}]\n")]
+    return [dataclasses.replace(out, alt=one_line(secrets.scrub(out.alt), 500),
+                                width=min(max(out.width, 1), limits.FIGURE_PIXELS),
+                                height=min(max(out.height, 1), limits.FIGURE_PIXELS))]
+
+
+def _cut(dropped: int) -> list[Output]:
+    if not dropped:
+        return []
+    return [Stream("stderr", f"[output truncated by capture: {dropped:,} more characters not stored; the limit is "
+                             f"{limits.CELL_TEXT:,} characters per cell and {limits.RECORD_TEXT:,} per record]\n")]
+
+
+def clean_outputs(outputs: tuple[Output, ...], secrets: Secrets = NO_SECRETS,
+                  budget: _Budget | None = None) -> tuple[Output, ...]:
+    """One cell's outputs as the store keeps them: control characters and secrets removed, text within
+    ``limits.CELL_TEXT`` (and the record's ``budget``), figures checked (``figure_problem``)."""
+    budget = budget or _Budget(limits.CELL_TEXT, limits.RECORD_TEXT)
+    figures = [0]
+    cleaned: list[Output] = []
+    for out in outputs:
+        cleaned += _clean_output(out, budget, secrets, figures)
+    return tuple(cleaned)
+
+
+def clean_provenance(p: Provenance, secrets: Secrets = NO_SECRETS) -> Provenance:
+    """Every text field of a provenance on one line, at most ``limits.FIELD`` characters, secrets removed."""
+    short = lambda s: s if s is None else one_line(secrets.scrub(s))  # noqa: E731
+    return dataclasses.replace(
+        p, device=short(p.device), torch=short(p.torch), cuda=short(p.cuda), python=short(p.python),
+        platform=short(p.platform), captured_at=short(p.captured_at), driver=short(p.driver),
+        isolation=short(p.isolation),
+        libraries={short(k): short(v) for k, v in list(p.libraries.items())[:100]})
+
+
+def clean_record(record: Record, secrets: Secrets = NO_SECRETS) -> Record:
+    """``record`` as the store may keep it: ``clean_outputs`` on every cell under one record budget
+    (``limits.RECORD_TEXT``, ``limits.RECORD_FIGURE_BYTES``), ``clean_provenance``."""
+    record_budget = limits.RECORD_TEXT
+    figure_budget = limits.RECORD_FIGURE_BYTES
+    cells = []
+    for cell in record.cells:
+        budget = _Budget(limits.CELL_TEXT, record_budget, figure_budget)
+        cells.append(dataclasses.replace(cell, outputs=clean_outputs(cell.outputs, secrets, budget)))
+        record_budget, figure_budget = budget.record, budget.figure_bytes
+    return dataclasses.replace(record, provenance=clean_provenance(record.provenance, secrets), cells=tuple(cells))
+
+
+def clean_failure(failure: Failure, secrets: Secrets = NO_SECRETS) -> Failure:
+    """A failure marker with its message within ``limits.MESSAGE`` characters (newlines kept; the start
+    kept: its first line says what happened, and a crash report bounds the output it quotes after it),
+    its location on one line, secrets removed."""
+    message = page_text(secrets.scrub(failure.message))
+    if len(message) > limits.MESSAGE:
+        message = message[: limits.MESSAGE - 1] + "…"
+    prov = clean_provenance(failure.provenance, secrets) if failure.provenance else None
+    return dataclasses.replace(failure, message=message, location=one_line(failure.location),
+                               status=one_line(failure.status), provenance=prov)

@@ -123,3 +123,39 @@ def site(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("site")
     _build_site(out)
     return out
+
+
+@pytest.fixture(params=["bwrap", "supervised"])
+def isolation(request) -> str:
+    """Each isolation a capture can run with (``execute/sandbox.py``). ``bwrap`` is skipped where bubblewrap
+    cannot start (a container without user namespaces), unless ``PYTORCH_NOTES_REQUIRE_SANDBOX`` is set
+    (``.ci/run``): there a sandbox that silently stopped working must fail the suite."""
+    if request.param == "bwrap":
+        require_bwrap()
+    return request.param
+
+
+def require_bwrap() -> None:
+    """Skip the test when bubblewrap cannot start here (fail under ``PYTORCH_NOTES_REQUIRE_SANDBOX``)."""
+    from pytorch_notes.execute.sandbox import bwrap_status
+
+    path, why = bwrap_status()
+    if path is None:
+        if os.environ.get("PYTORCH_NOTES_REQUIRE_SANDBOX"):
+            pytest.fail(f"PYTORCH_NOTES_REQUIRE_SANDBOX is set but {why}")
+        pytest.skip(why)
+
+
+def alive_with(marker: str) -> list[int]:
+    """Live (not zombie) processes whose command line holds ``marker``: how a test finds what an example
+    left running, since pids inside a sandbox are not this process's pids."""
+    found = []
+    for name in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cmdline = Path(f"/proc/{name}/cmdline").read_bytes()
+            state = Path(f"/proc/{name}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if marker.encode() in cmdline and state not in (b"Z", b"X"):
+            found.append(int(name))
+    return found

@@ -120,8 +120,9 @@ def test_timeout_kills_and_reports_the_cell(write_example, examples_dir):
 
 
 def test_crash_is_reported(write_example, examples_dir):
-    r = run(write_example, examples_dir, "# %%\nimport os\nos._exit(3)\n")
-    assert r.status == "crashed" and "status 3" in r.message
+    r = run(write_example, examples_dir, "# %%\nimport os\nprint('before', flush=True)\nos._exit(3)\n")
+    assert r.status == "crashed" and "os._exit(3)" in r.message, r.message
+    assert r.error_line == 4 and "before" in r.message, r.message
 
 
 def test_figures_are_scraped_per_cell(write_example, examples_dir):
@@ -172,7 +173,7 @@ def test_only_stale_examples_run(write_example, examples_dir, capsys):
 
 
 def test_cuda_only_examples_are_skipped_without_cuda(write_example, examples_dir, capsys, monkeypatch):
-    monkeypatch.setattr("pytorch_notes.capture.cli.this_device_kind", lambda: "cpu")
+    monkeypatch.setattr("pytorch_notes.execute.supervise.this_device_kind", lambda: "cpu")
     write_example("ch/gpu.py", '# /// example\n# requires = ["cuda"]\n# ///\n# %%\nprint(1)\n')
     assert capture.main([], examples_dir) == 0
     assert "needs CUDA" in capsys.readouterr().out

@@ -23,7 +23,7 @@ OK = '# %%\nprint("hello")\n'
 
 @pytest.fixture
 def cpu_here(monkeypatch):
-    monkeypatch.setattr("pytorch_notes.capture.cli.this_device_kind", lambda: "cpu")
+    monkeypatch.setattr("pytorch_notes.execute.supervise.this_device_kind", lambda: "cpu")
 
 
 def test_paths_outside_examples_are_refused_and_nothing_is_written(examples_dir, capsys):

@@ -8,18 +8,18 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import threading
 import time
+import uuid
 from pathlib import Path
 
 import pytest
+from conftest import alive_with
 from pytorch_notes.execute import provenance as prov
-from pytorch_notes.execute import supervise
+from pytorch_notes.execute import rundir, supervise
 from pytorch_notes.execute.paths import PathScrubber
-from pytorch_notes.execute.proctree import is_alive
-from pytorch_notes.execute.supervise import cancel_all, run_example
+from pytorch_notes.execute.supervise import Supervisor, run_example
 from pytorch_notes.parse import parse_example
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,29 +139,35 @@ def test_fd_output_is_captured_in_order_and_in_its_cell():
 
 # --- 4. the timeout bounds the example and all its descendants ------------------------------
 
-def _spawned(pid_dir: Path) -> list[int]:
-    return [int(p) for p in (pid_dir / "pids").read_text().split()]
+def _children_env(tmp_path: Path, mode: str = "finish") -> dict:
+    """What procs/leaves_children.py needs: a folder it may write (shared into the sandbox), a mode, and
+    a token it puts into every command line (pids inside the sandbox are not this process's pids)."""
+    return {"extra_env": {"PN_TEST_PID_DIR": str(tmp_path), "PN_TEST_MODE": mode,
+                          "PN_TEST_TOKEN": f"pn-test-{uuid.uuid4().hex}"}, "shared": (tmp_path,)}
 
 
-def test_descendants_are_killed_when_the_example_ends(tmp_path, monkeypatch):
-    monkeypatch.setenv("PN_TEST_PID_DIR", str(tmp_path))
+
+
+def test_descendants_are_killed_when_the_example_ends(tmp_path):
+    kw = _children_env(tmp_path)
     t0 = time.monotonic()
-    r = run("procs/leaves_children.py")
+    r = run("procs/leaves_children.py", **kw)
     assert r.ok, (r.message, r.process_output)
     assert texts(r, 1) == [("stdout", "done\n")]
     assert time.monotonic() - t0 < 30, "capture waited on an orphan"
-    pids = _spawned(tmp_path)
-    assert len(pids) == 4
-    assert [p for p in pids if is_alive(p)] == []
+    assert len((tmp_path / "pids").read_text().split()) == 4
+    assert alive_with(kw["extra_env"]["PN_TEST_TOKEN"]) == []
 
 
-def test_timeout_kills_every_descendant(tmp_path, monkeypatch):
-    monkeypatch.setenv("PN_TEST_PID_DIR", str(tmp_path))
-    monkeypatch.setenv("PN_TEST_MODE", "hang")
-    r = run("procs/leaves_children.py", timeout_s=4)
+@pytest.mark.parametrize("mode", ["bwrap", "supervised"])
+def test_timeout_kills_every_descendant(tmp_path, mode):
+    if mode == "bwrap" and not Supervisor(ROOT, kind="cpu").sandbox.bwrap:
+        pytest.skip("bubblewrap cannot start here")
+    kw = _children_env(tmp_path, "hang")
+    r = run("procs/leaves_children.py", timeout_s=3, mode=mode, **kw)
     assert r.status == "timeout" and "cell 2" in r.message, r.message
     assert r.wall_s < 15
-    assert [p for p in _spawned(tmp_path) if is_alive(p)] == []
+    assert alive_with(kw["extra_env"]["PN_TEST_TOKEN"]) == []
     assert not Path((tmp_path / "cwd").read_text()).parent.exists(), "pn-run directory left behind"
 
 
@@ -175,11 +181,12 @@ def test_dataloader_with_workers_finishes_without_a_false_timeout():
 
 # --- 5. Ctrl-C -------------------------------------------------------------------------------
 
-def test_cancel_all_stops_runs_promptly_and_leaves_nothing(tmp_path, monkeypatch):
-    monkeypatch.setenv("PN_TEST_PID_DIR", str(tmp_path))
-    monkeypatch.setenv("PN_TEST_MODE", "hang")
+def test_cancel_all_stops_runs_promptly_and_leaves_nothing(tmp_path):
+    kw = _children_env(tmp_path, "hang")
+    runs = Supervisor(FIXTURES.parent, **kw)
+    example = parse_example(FIXTURES / "procs/leaves_children.py", examples_dir=FIXTURES)
     results = []
-    worker = threading.Thread(target=lambda: results.append(run("procs/leaves_children.py", timeout_s=600)))
+    worker = threading.Thread(target=lambda: results.append(runs.run(example, timeout_s=600)))
     worker.start()
     deadline = time.monotonic() + 60
     while not (tmp_path / "cwd").exists() and time.monotonic() < deadline:
@@ -187,24 +194,23 @@ def test_cancel_all_stops_runs_promptly_and_leaves_nothing(tmp_path, monkeypatch
     assert (tmp_path / "cwd").exists(), "the example did not start"
     time.sleep(0.3)  # into the hanging cell
     t0 = time.monotonic()
-    cancel_all()
+    runs.cancel_all()
     worker.join(timeout=10)
     assert not worker.is_alive() and time.monotonic() - t0 < 2.5
     (r,) = results
     assert r.status == "cancelled" and "cancelled" in r.message
-    assert [p for p in _spawned(tmp_path) if is_alive(p)] == []
+    assert alive_with(kw["extra_env"]["PN_TEST_TOKEN"]) == []
     assert not Path((tmp_path / "cwd").read_text()).parent.exists(), "pn-run directory left behind"
 
 
-def test_run_directories_of_a_killed_capture_are_swept(monkeypatch):
+def test_run_directories_of_a_killed_capture_are_swept():
     dead = subprocess.Popen(["true"])
     dead.wait()
     stale = Path(tempfile.mkdtemp(prefix="pn-run-"))
-    (stale / "owner.pid").write_text(f"{dead.pid} {supervise._owner().split(' ', 1)[1]}")
+    (stale / "owner.pid").write_text(f"{dead.pid} {rundir.owner().split(' ', 1)[1]}")
     elsewhere = Path(tempfile.mkdtemp(prefix="pn-run-"))  # another container's run sharing /tmp
     (elsewhere / "owner.pid").write_text(f"{dead.pid} pid:[1]")
     (stale / "work").mkdir()
-    monkeypatch.setattr(supervise, "_swept", False)
     try:
         run("lines/system_exit.py")
         assert not stale.exists() and elsewhere.exists()
@@ -214,8 +220,10 @@ def test_run_directories_of_a_killed_capture_are_swept(monkeypatch):
 
 
 def test_a_run_after_cancel_all_runs_normally():
-    cancel_all()
-    assert run("lines/system_exit.py").status == "failed"
+    runs = Supervisor(FIXTURES.parent)
+    runs.cancel_all()
+    example = parse_example(FIXTURES / "lines/system_exit.py", examples_dir=FIXTURES)
+    assert runs.run(example).status == "failed"
 
 
 # --- 6. provenance -----------------------------------------------------------------------------
@@ -249,34 +257,16 @@ def test_driver_version_is_read_from_proc(text, version):
     assert prov.parse_nvidia_version(text) == version
 
 
-FAKE_HOST = {"device": "NVIDIA H100 80GB HBM3", "device_kind": "cuda", "driver": "580.65.06",
-             "torch": "2.13.0+cu130", "cuda": "13.0"}
-PROVENANCE_IN_A_FRESH_PROCESS = """
-import json, sys
-from provenance import provenance
-p = provenance(["print(1)"], json.loads(sys.argv[1]))
-print(json.dumps({"provenance": p, "torch_imported": "torch" in sys.modules}))
-"""
-
-
-def test_a_torch_less_example_takes_the_hosts_device_without_importing_torch():
-    """The runner imports torch (~1.8 s) only to describe the device; the parent's answer does for an
-    example that never imported it."""
-    folder = ROOT / "scripts" / "pytorch_notes" / "execute"
-    out = subprocess.run([sys.executable, "-c", PROVENANCE_IN_A_FRESH_PROCESS, json.dumps(FAKE_HOST)], cwd=folder,
-                         capture_output=True, text=True, timeout=60, check=True).stdout
-    found = json.loads(out)
-    assert not found["torch_imported"]
-    assert {k: found["provenance"][k] for k in FAKE_HOST} == FAKE_HOST
-
-
-def test_runs_report_the_device_torch_sees_with_or_without_importing_it():
+def test_runs_report_the_device_this_process_sees_whatever_the_example_claims():
+    """The parent owns the facts: the device fields come from its own probe, with or without torch in
+    the example, and an example that makes torch claim a GPU changes nothing but fails the run."""
     host = supervise.host_device()
     assert host is not None and host["torch"], host
     for rel in ("script/like_python.py", "script/torch_pickle.py"):  # without torch, then with it
         r = run(rel)
         assert r.status == "ok", r.message
         assert {k: r.provenance[k] for k in prov.DEVICE_FIELDS} == host, rel
+        assert r.device_kind == host["device_kind"] and r.provenance["isolation"]
 
 
 def _git_status() -> str:

@@ -1,18 +1,20 @@
 """Capture sections: ``incremental`` (nothing changed, then one example changed) and ``capture``
-(the overhead of ``capture.py`` over bare runs)."""
+(the overhead of ``capture.py`` over bare runs, and of the sandbox over a supervised process)."""
 
 from __future__ import annotations
 
 import re
+import statistics
 import sys
 from pathlib import Path
 
-from pytorch_notes.execute.supervise import CHILD_ENV
+from pytorch_notes.execute.sandbox import FIXED_ENV
+from pytorch_notes.execute.supervise import Supervisor
 from pytorch_notes.parse import discover_examples, parse_example
 from pytorch_notes.settings import EXAMPLES_DIR
 
 from benchmarks.figures import Figure, ratio
-from benchmarks.repo import bench_env, copy_repo, stored_durations, timed
+from benchmarks.repo import BenchError, bench_env, copy_repo, stored_durations, timed
 
 # ---------------------------------------------------------------- 2. incremental capture
 
@@ -80,7 +82,7 @@ def bench_capture(tmp: Path, repeat: int, count: int) -> list[Figure]:
     env = bench_env(tmp)
     subset = overhead_subset(count, root / "examples")
     paths = [f"examples/{rel}" for rel in subset]
-    bare_env = {**env, **CHILD_ENV}
+    bare_env = {**env, **FIXED_ENV}
     bare, j1, j2 = [], [], []
     for _ in range(repeat):
         bare.append(sum(timed([sys.executable, p], root, bare_env)[0] for p in paths))
@@ -91,4 +93,33 @@ def bench_capture(tmp: Path, repeat: int, count: int) -> list[Figure]:
     f_j1 = Figure("capture --force -j 1", "s", j1, note=what)
     f_j2 = Figure("capture --force -j 2", "s", j2, note=what)
     return [f_bare, f_j1, f_j2, ratio("capture overhead (-j 1 / bare)", f_j1, f_bare, ("<=", 1.2)),
-            ratio("parallel speed-up (-j 1 / -j 2)", f_j1, f_j2)]
+            ratio("parallel speed-up (-j 1 / -j 2)", f_j1, f_j2), *bench_sandbox(root, subset, repeat)]
+
+
+def bench_sandbox(root: Path, subset: list[str], repeat: int) -> list[Figure]:
+    """What bubblewrap adds to one example's run: each example of ``subset`` run ``repeat`` times (at
+    least 2) in each mode, alternating, and its process time (``RunResult.wall_s``, spawn to exit; the
+    fallback's repository check is outside it) compared. Target (issue 26): under 0.3 s per example,
+    or under 15 % of the example's time, whichever is larger. Empty when bubblewrap cannot start here."""
+    from pytorch_notes.execute.sandbox import bwrap_status  # noqa: PLC0415
+
+    if bwrap_status()[0] is None:
+        return []
+    modes = {"bwrap": Supervisor(root, mode="bwrap"), "supervised": Supervisor(root, mode="supervised")}
+    extra, plain_walls = [], []
+    for rel in subset:
+        ex = parse_example(root / "examples" / rel, root / "examples")
+        walls: dict[str, list[float]] = {name: [] for name in modes}
+        for _ in range(max(repeat, 2)):
+            for name, runs in modes.items():
+                result = runs.run(ex)
+                if not result.ok:
+                    raise BenchError(f"{rel} failed under {name}: {result.message}")
+                walls[name].append(result.wall_s)
+        boxed, plain = statistics.median(walls["bwrap"]), statistics.median(walls["supervised"])
+        extra.append(boxed - plain)
+        plain_walls.append(plain)
+    allowed = max(0.3, 0.15 * statistics.median(plain_walls))
+    note = f"{modes['bwrap'].isolation}, {len(subset)} examples x {max(repeat, 2)} runs; target max(0.3 s, 15 %)"
+    return [Figure("sandbox overhead per example (bwrap - supervised)", "s", extra, ("<", allowed), note),
+            Figure("example run, supervised (for the 15 %)", "s", plain_walls)]

@@ -3,83 +3,56 @@
 Usage::
 
     python3 scripts/capture.py [PATH ...] [--force] [-j N] [--shard K/N]
+                               [--isolation auto|bwrap|supervised]
                                [--list | --check | --prune | --migrate]
 
 PATH is an example file or a chapter folder under ``examples/`` (default: all); anything else is
-refused. This machine's device kind is ``cuda`` when torch sees a GPU, else ``cpu``; a run writes
-only records of that kind and never touches another device's. An example runs when its record of
-this kind is missing or stale (its code, cell options or header changed; comments do not count),
-or always with ``--force``. A failure keeps the last good record, writes a failure marker and makes
-the command exit 1 with ``file:line: message``. ``--list`` prints every example's state per device
-and exits 1 when something needs doing; ``--check`` re-runs fresh examples, stores nothing and
-reports cells whose output changed; ``--prune`` deletes records no example owns; ``--migrate``
-upgrades old-format records in place (every run does it first). Standard library only (rich for the
-live display when installed): on a GPU machine run ``python3 scripts/capture.py --force``.
+refused. This machine's device kind is ``cuda`` when torch sees a GPU, else ``cpu``, found by this
+process (``supervise.this_device_kind``), never by an example's; a run writes only records of that
+kind and never touches another device's. Every example runs in a sandbox (``execute/sandbox.py``;
+``--isolation`` chooses), and everything it produced is cleaned and bounded before it is stored
+(``store/untrusted.py``), the values of this environment's secret-looking variables removed. An
+example runs when its record of this kind is missing or stale (its code, cell options or header
+changed; comments do not count), or always with ``--force``. A failure keeps the last good record,
+writes a failure marker and makes the command exit 1 with ``file:line: message``. ``--list`` prints
+every example's state per device and exits 1 when something needs doing; ``--check`` re-runs fresh
+examples, stores nothing and reports cells whose output changed; ``--prune`` deletes records no
+example owns; ``--migrate`` upgrades old-format records in place (every run does it first). Standard
+library only (rich for the live display when installed): on a GPU machine run ``python3
+scripts/capture.py --force``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from pytorch_notes.capture.check import changed_cells
-from pytorch_notes.capture.progress import make_progress
 from pytorch_notes.capture.report import examine, orphans, prune
+from pytorch_notes.capture.run import check, failure_from_run, record_from_run, run_all
 from pytorch_notes.capture.select import SelectionError, parse_shard, select, shard
-from pytorch_notes.execute import supervise
-from pytorch_notes.execute.supervise import RunResult, host_device, run_example
+from pytorch_notes.execute.sandbox import SandboxError
+from pytorch_notes.execute.supervise import Supervisor
 from pytorch_notes.parse import Example, ExampleError, parse_example
 from pytorch_notes.settings import EXAMPLES_DIR, display_path
 from pytorch_notes.store.migrate import migrate_store
-from pytorch_notes.store.model import FORMAT, CellRecord, Failure, Provenance, Record, load_outputs, load_provenance
 from pytorch_notes.store.records import (
     StoreError,
     capture_lock,
     device_outputs,
     load_record,
     remove_leftover_temp_files,
-    save_failure,
-    save_record,
 )
+from pytorch_notes.store.untrusted import Secrets, terminal_text
+
+__all__ = ["failure_from_run", "main", "record_from_run"]  # the two builders live in capture/run.py
 
 
-def this_device_kind() -> str:
-    """``"cuda"`` if torch is importable here and sees a CUDA device, else ``"cpu"`` (``host_device``)."""
-    found = host_device()
-    return found["device_kind"] if found is not None else "cpu"
-
-
-def _provenance(result: RunResult, kind: str) -> Provenance:
-    prov = {"device": "CPU", "device_kind": kind, "torch": None, "cuda": None, "python": "", "platform": "",
-            **result.provenance}
-    prov.update(captured_at=result.captured_at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                duration_s=result.duration_s, wall_s=result.wall_s)
-    return load_provenance(prov)
-
-
-def record_from_run(result: RunResult) -> Record:
-    """The record of a successful run (every cell ran). Raises FormatError if the runner's data is malformed."""
-    ex = result.example
-    prov = _provenance(result, result.provenance.get("device_kind", "cpu"))
-    cells = tuple(CellRecord(index=cell.index, line=cell.line, source=cell.source, metadata=dict(cell.metadata),
-                             key=cell.key, duration_s=res.duration_s,
-                             outputs=load_outputs(res.outputs, f"cells[{cell.index}].outputs"))
-                  for cell, res in zip(ex.cells, result.cells, strict=True))
-    return Record(format=FORMAT, example=ex.rel, device_kind=prov.device_kind, key=ex.key,
-                  source_sha256=ex.sha256, provenance=prov, cells=cells)
-
-
-def failure_from_run(result: RunResult, kind: str) -> Failure:
-    """The failure marker of a run that did not succeed on device ``kind``."""
-    ex = result.example
-    prov = _provenance(result, kind) if result.provenance else None
-    return Failure(format=FORMAT, example=ex.rel, device_kind=kind, key=ex.key, source_sha256=ex.sha256,
-                   status=result.status, location=result.location(), message=result.message,
-                   captured_at=result.captured_at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                   provenance=prov)
+def _say(line: str, stream=None) -> None:
+    """Print ``line`` (which may quote an example's output) safely for a terminal."""
+    print(terminal_text(line), file=stream or sys.stdout)
 
 
 def _parse_all(paths: list[Path], examples_dir: Path) -> tuple[list[Example], list[str]]:
@@ -98,40 +71,14 @@ def list_states(examples: list[Example], malformed: list[str], examples_dir: Pat
     problems = list(malformed)
     for ex in examples:
         row = examine(ex, examples_dir)
-        print(f"{row.states['cpu']:8} {row.states['cuda']:8} {row.path}")
+        _say(f"{row.states['cpu']:8} {row.states['cuda']:8} {row.path}")
         problems += row.problems
     for line in malformed:
-        print(f"{'malformed':17} {line.split(':', 1)[0]}")
+        _say(f"{'malformed':17} {line.split(':', 1)[0]}")
     problems += [f"{display_path(p)}: orphan: {why} (`make capture ARGS=--prune`)" for p, why in orphans(examples_dir)]
     for line in problems:
-        print(line, file=sys.stderr)
+        _say(line, sys.stderr)
     print(f"capture --list: {len(examples) + len(malformed)} example(s), {len(problems)} problem(s)")
-    return 1 if problems else 0
-
-
-def check(examples: list[Example], jobs: int, kind: str, examples_dir: Path) -> int:
-    """``--check``: re-run examples whose record of this device kind is fresh; store nothing.
-    Returns 1 if a cell's output changed or a run failed."""
-    todo, problems = [], []
-    for ex in examples:
-        dev = device_outputs(ex, kind, examples_dir)
-        if dev.state != "fresh":
-            print(f"check: skipped {display_path(ex.path)}: no fresh {kind} record ({dev.state}); "
-                  f"run `make capture` on a {kind} machine first")
-        else:
-            todo.append((ex, dev.record))
-    print(f"check: re-running {len(todo)} example(s) on {kind}")
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(run_example, ex): record for ex, record in todo}
-        for fut in as_completed(futures):
-            result = fut.result()
-            if not result.ok:
-                problems.append(f"{result.location()}: {result.message}")
-                continue
-            problems += changed_cells(futures[fut], result)
-    for line in problems:
-        print(line, file=sys.stderr)
-    print(f"check: {len(todo)} re-run, {len(problems)} problem(s)")
     return 1 if problems else 0
 
 
@@ -152,43 +99,6 @@ def recorded_durations(examples: list[Example], examples_dir: Path) -> dict[str,
     return found
 
 
-def _run(todo: list[Example], jobs: int, kind: str, examples_dir: Path) -> list[str]:
-    """Run ``todo`` with ``jobs`` at once, storing each result as it comes. On Ctrl-C, stop every run
-    (``supervise.cancel_all``) before leaving, keep what finished, and re-raise KeyboardInterrupt."""
-    failures: list[str] = []
-    jobs = max(1, jobs)
-    with make_progress(len(todo)) as progress:
-        pool = ThreadPoolExecutor(max_workers=jobs)
-        try:
-            futures = {pool.submit(run_example, ex): ex for ex in todo}
-            for ex in todo[:jobs]:
-                progress.started(display_path(ex.path))
-            queued = todo[jobs:]
-            for fut in as_completed(futures):
-                result = fut.result()
-                name = display_path(result.example.path)
-                if result.status == "cancelled":
-                    continue
-                if result.ok:
-                    record = record_from_run(result)
-                    save_record(record, examples_dir)
-                    progress.finished(name, f"ok {result.duration_s:.1f} s ({record.provenance.device})")
-                else:
-                    save_failure(failure_from_run(result, kind), examples_dir)
-                    line = f"{result.location()}: {result.message} (previous outputs kept)"
-                    failures.append(line)
-                    progress.finished(name, f"FAILED ({result.status})", line)
-                if queued:
-                    progress.started(display_path(queued.pop(0).path))
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            supervise.cancel_all()
-            raise
-        finally:
-            pool.shutdown(wait=True)
-    return failures
-
-
 def main(argv: list[str] | None = None, examples_dir: Path = EXAMPLES_DIR) -> int:
     """Run ``make capture`` with ``argv``; returns the exit status (0 ok, 1 problems, 2 usage, 130 Ctrl-C)."""
     ap = argparse.ArgumentParser(prog="make capture", description=__doc__.split("\n\n")[0])
@@ -196,6 +106,9 @@ def main(argv: list[str] | None = None, examples_dir: Path = EXAMPLES_DIR) -> in
     ap.add_argument("--force", action="store_true", help="run even if this device's record is fresh")
     ap.add_argument("--jobs", "-j", type=int, default=1, help="examples to run at once (default 1)")
     ap.add_argument("--shard", metavar="K/N", help="only shard K of N, balanced by recorded durations")
+    ap.add_argument("--isolation", choices=("auto", "bwrap", "supervised"), default="auto",
+                    help="bubblewrap sandbox when it starts here (auto, the default), always (bwrap: fail "
+                         "otherwise), or supervised processes with a check of the repository")
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--list", action="store_true", help="list each example's state per device; run nothing")
     mode.add_argument("--check", action="store_true", help="re-run fresh examples, store nothing, report changes")
@@ -213,33 +126,57 @@ def main(argv: list[str] | None = None, examples_dir: Path = EXAMPLES_DIR) -> in
             mine = set(shard([ex.rel for ex in examples], recorded_durations(examples, examples_dir), k, n))
             examples = [ex for ex in examples if ex.rel in mine]
     except SelectionError as exc:
-        print(exc, file=sys.stderr)
+        _say(str(exc), sys.stderr)
         return 2
     if args.list:
         return list_states(examples, malformed, examples_dir)
     if args.migrate or args.prune:
-        with capture_lock(examples_dir, lambda: print("capture: another capture is running; waiting for it...")):
-            if args.migrate:
-                for m in migrate_store(examples_dir):
-                    target = display_path(m.target) if m.target else "(dropped)"
-                    print(f"migrated {display_path(m.source)} -> {target}: {m.note}")
-            else:
-                for path, why in prune(examples_dir):
-                    print(f"pruned {display_path(path)}: {why}")
+        try:
+            _maintain(args.migrate, examples_dir)
+        except StoreError as exc:
+            _say(str(exc), sys.stderr)
+            return 1
         return 0
     for line in malformed:
-        print(line, file=sys.stderr)
-    kind = this_device_kind()
+        _say(line, sys.stderr)
+    try:
+        runs = Supervisor(Path(examples_dir).resolve().parent, mode=args.isolation)
+    except SandboxError as exc:
+        _say(f"capture: --isolation bwrap: {exc}", sys.stderr)
+        return 2
+    print(f"capture: {runs.sandbox.describe()}")
     if args.check:
-        return check(examples, args.jobs, kind, examples_dir) or (1 if malformed else 0)
-    return _capture(examples, malformed, kind, args, examples_dir)
+        return check(examples, args.jobs, runs, examples_dir) or (1 if malformed else 0)
+    return _capture(examples, malformed, runs, args, examples_dir)
 
 
-def _capture(examples: list[Example], malformed: list[str], kind: str, args, examples_dir: Path) -> int:
+def _maintain(migrate: bool, examples_dir: Path) -> None:
+    """``--migrate`` or ``--prune`` under the store's lock. Raises StoreError (a symbolic link in the store)."""
+    with capture_lock(examples_dir, lambda: print("capture: another capture is running; waiting for it...")):
+        if migrate:
+            for m in migrate_store(examples_dir):
+                target = display_path(m.target) if m.target else "(dropped)"
+                print(f"migrated {display_path(m.source)} -> {target}: {m.note}")
+        else:
+            for path, why in prune(examples_dir):
+                print(f"pruned {display_path(path)}: {why}")
+
+
+def _capture(examples: list[Example], malformed: list[str], runs: Supervisor, args, examples_dir: Path) -> int:
+    try:
+        return _capture_locked(examples, malformed, runs, args, examples_dir)
+    except StoreError as exc:  # the store folder itself is behind a symbolic link, or unreadable
+        _say(str(exc), sys.stderr)
+        return 1
+
+
+def _capture_locked(examples: list[Example], malformed: list[str], runs: Supervisor, args, examples_dir: Path) -> int:
+    kind = runs.kind
     skipped = [ex for ex in examples if ex.needs_cuda and kind != "cuda"]
     runnable = [ex for ex in examples if ex not in skipped]
     t0 = time.perf_counter()
     failures: list[str] = []
+    secrets = Secrets(os.environ)
     with capture_lock(examples_dir, lambda: print("capture: another capture is running; waiting for it...")):
         remove_leftover_temp_files(examples_dir)  # from a capture that was killed mid-write
         for m in migrate_store(examples_dir):
@@ -247,12 +184,13 @@ def _capture(examples: list[Example], malformed: list[str], kind: str, args, exa
         try:
             todo = [ex for ex in runnable if args.force or device_outputs(ex, kind, examples_dir).state != "fresh"]
         except StoreError as exc:
-            print(exc, file=sys.stderr)
+            _say(str(exc), sys.stderr)
             return 1
         if todo:
-            print(f"capture: running {len(todo)} of {len(examples)} example(s) on {kind} with {args.jobs} job(s)")
+            jobs = args.jobs if runs.sandbox.bwrap else 1
+            print(f"capture: running {len(todo)} of {len(examples)} example(s) on {kind} with {jobs} job(s)")
             try:
-                failures = _run(todo, args.jobs, kind, examples_dir)
+                failures = run_all(todo, jobs, runs, examples_dir, secrets)
             except KeyboardInterrupt:
                 print("capture: interrupted; the records of examples that finished are stored", file=sys.stderr)
                 return 130
@@ -263,5 +201,5 @@ def _capture(examples: list[Example], malformed: list[str], kind: str, args, exa
     for ex in skipped:
         print(f"capture: skipped {display_path(ex.path)}: needs CUDA, none here (stored outputs kept)")
     for line in malformed + failures:
-        print(line, file=sys.stderr)
+        _say(line, sys.stderr)
     return 1 if malformed or failures else 0

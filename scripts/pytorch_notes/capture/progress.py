@@ -1,10 +1,13 @@
 """What a capture shows while it runs: a live display in a terminal (rich, when installed), plain
-lines elsewhere (CI, logs, a GPU runner without rich)."""
+lines elsewhere (CI, logs, a GPU runner without rich). Every line goes through
+``untrusted.terminal_text``: a failure message quotes what an example printed."""
 
 from __future__ import annotations
 
 import os
 import sys
+
+from pytorch_notes.store.untrusted import terminal_text
 
 
 class PlainProgress:
@@ -25,9 +28,9 @@ class PlainProgress:
     def finished(self, name: str, summary: str, extra: str = "") -> None:
         """An example ended; ``summary`` is e.g. ``ok 1.2 s (CPU)`` or ``FAILED (timeout)``."""
         self.done += 1
-        print(f"[{self.done}/{self.total}] {name}: {summary}", flush=True)
+        print(terminal_text(f"[{self.done}/{self.total}] {name}: {summary}"), flush=True)
         if extra:
-            print(f"  {extra}", flush=True)
+            print(terminal_text(f"  {extra}"), flush=True)
 
 
 class RichProgress(PlainProgress):
@@ -62,9 +65,10 @@ class RichProgress(PlainProgress):
         self.done += 1
         if name in self.running:
             self.running.remove(name)
-        self.bar.console.print(f"[{self.done}/{self.total}] {name}: {summary}", markup=False, highlight=False)
+        self.bar.console.print(terminal_text(f"[{self.done}/{self.total}] {name}: {summary}"), markup=False,
+                               highlight=False)
         if extra:
-            self.bar.console.print(f"  {extra}", markup=False, highlight=False)
+            self.bar.console.print(terminal_text(f"  {extra}"), markup=False, highlight=False)
         self.bar.update(self.task, advance=1)
         self._describe()
 

@@ -67,9 +67,11 @@ class PathScrubber:
         scratch: the example's working directory (removed after the run).
         tmpdir: the example's ``TMPDIR`` (removed after the run), or None.
         root: the repository root.
+        home: the home directory shown as ``~`` (default: this process's).
     """
 
-    def __init__(self, scratch: str | None, tmpdir: str | None = None, root: Path | str = REPO_ROOT):
+    def __init__(self, scratch: str | None, tmpdir: str | None = None, root: Path | str = REPO_ROOT,
+                 home: str | None = None):
         self.root = Path(root)
         labels: dict[str, str] = {}
 
@@ -85,7 +87,7 @@ class PathScrubber:
         add(self.root, "")  # "" = relative to the repository
         for prefix in (sys.base_prefix, sys.prefix):
             add(os.path.join(prefix, "lib"), "lib")
-        home = os.path.expanduser("~")
+        home = home or os.path.expanduser("~")
         if home not in ("", "/", "~"):
             add(home, "~")
         self._labels = labels

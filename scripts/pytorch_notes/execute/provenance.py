@@ -1,8 +1,10 @@
-"""Child side of execute: where a run happened (device, driver, versions). Standard library only."""
+"""Parent side of execute: where a run happened (device, driver, versions, isolation), as the capture
+process finds it itself: never as the example's process reports it. Standard library only."""
 
 from __future__ import annotations
 
 import ast
+import functools
 import platform
 import re
 import subprocess
@@ -39,9 +41,14 @@ def library_versions(modules: list[str], exclude: frozenset[str] = frozenset({"t
     Modules no distribution provides (the example's own helpers) are left out, and so are the
     distributions in ``exclude`` (torch has its own provenance field).
     """
+    return dict(_library_versions(tuple(modules), exclude))
+
+
+@functools.lru_cache(maxsize=256)  # ~0.3 s a scan; a capture asks once per example
+def _library_versions(modules: tuple[str, ...], exclude: frozenset[str]) -> tuple[tuple[str, str], ...]:
     modules = [m for m in modules if m not in exclude]
     if not modules:  # most examples import torch only: skip the scan
-        return {}
+        return ()
     from importlib import metadata  # noqa: PLC0415 - scanning distributions costs ~0.3 s; only when needed
 
     providers = metadata.packages_distributions()
@@ -54,7 +61,7 @@ def library_versions(modules: list[str], exclude: frozenset[str] = frozenset({"t
                 found[dist] = metadata.version(dist)
             except metadata.PackageNotFoundError:
                 pass
-    return dict(sorted(found.items(), key=lambda kv: kv[0].lower()))
+    return tuple(sorted(found.items(), key=lambda kv: kv[0].lower()))
 
 
 def parse_nvidia_version(text: str) -> str | None:
@@ -103,23 +110,22 @@ def device() -> dict | None:
     return info
 
 
-def provenance(sources: list[str] = (), host: dict | None = None) -> dict:
-    """Describe the machine as torch sees it.
+def provenance(sources: list[str], found: dict | None, isolation: str) -> dict:
+    """Describe a run as the capture process sees this machine.
 
     Args:
         sources: the example's cells; their imports give ``libraries``.
-        host: ``device()`` as the parent found it, in the same interpreter and environment
-            (``supervise`` passes it). Used when the example never imported torch, so that this
-            process need not import it only to describe the device: the same answer, 1.8 s sooner.
+        found: ``device()`` of the capture's own interpreter (the one the example runs with), or None
+            when torch is not installed there.
+        isolation: ``sandbox.Sandbox.isolation`` of the run.
 
     Returns:
-        The fields of ``device()`` (None for torch's when torch is not installed), ``python``,
-        ``platform``, and ``libraries`` (``library_versions``).
+        The fields of ``device()`` (CPU and None for torch's when ``found`` is None), ``python``,
+        ``platform``, ``libraries`` (``library_versions``) and ``isolation``.
     """
     info = {"device": "CPU", "device_kind": "cpu", "driver": None, "torch": None, "cuda": None,
             "python": platform.python_version(), "platform": platform.platform(terse=True),
-            "libraries": library_versions(imported_modules(list(sources)))}
-    found = host if host is not None and "torch" not in sys.modules else device()
+            "libraries": library_versions(imported_modules(list(sources))), "isolation": isolation}
     if found is not None:
         info.update({k: found[k] for k in DEVICE_FIELDS})
     return info

@@ -9,19 +9,28 @@ class it defines works), ``sys.argv == [example]``, ``sys.path[0]`` is the examp
 stdin is ``/dev/null`` and the working directory is a fresh scratch directory.
 
 SPEC (written by the parent) holds the example's path and cells (index, line, source,
-metadata) and the paths of: RESULTS, the two files that file descriptors 1 and 2 write to,
-the stack-dump file, the scratch directory, ``TMPDIR`` and the repository root; and ``host``, the
-parent's ``provenance.device()`` when the parent runs this same interpreter (else null): the device
-of an example that never imports torch, which the runner then need not import (``provenance``).
+metadata), the paths of the two files that file descriptors 1 and 2 write to, of the scratch
+directory, ``TMPDIR`` and the repository root, the ``limits`` to apply (``sandbox.Limits``), and three
+file descriptors the parent opened: ``results_fd`` (the report below), ``stack_fd`` (stack dumps) and
+``position_fd`` (the line running now, sampled every 50 ms and rewritten in place, for a process
+killed without a word: ``SIGKILL`` from the out-of-memory killer). The runner knows no facts about
+the machine: the parent describes the device, versions and isolation itself (``supervise``).
 
 Each cell is compiled under the example's real path with its real line numbers, so a
 traceback points at ``examples/<chapter>/<name>.py:<line>`` and ``line`` of an error is the
 line that raised. Stored text shows no directory of this machine (``paths``). After every
-cell one JSON line is appended to RESULTS (and flushed), so the parent knows how far a run
-got if the child hangs or dies. The last line is ``{"kind": "end", ...}`` with the
-provenance. SIGUSR2 dumps the stacks to the stack file (``faulthandler``, works even inside C
-code); SIGINT interrupts the cell, which records the line it was on. Before exiting the runner
-kills every process the example left behind (``proctree``).
+cell one JSON line is written to the results channel, so the parent knows how far a run got if
+the child hangs or dies: ``{"kind": "start", "index", "offsets"}`` before a cell (where fds 1 and
+2 stood), ``{"kind": "cell", ...}`` after it, ``{"kind": "exit", "status", "line"}`` when the example
+calls ``os._exit`` (the line that called it), and last ``{"kind": "end", "ok", "duration_s",
+"cuda_available"}``. SIGUSR2 dumps the stacks to the stack channel (``faulthandler``, works even
+inside C code), and so does a fatal signal (segmentation fault, abort, bus error, SIGTERM);
+SIGINT interrupts the cell, which records the line it was on. Before exiting the runner kills
+every process the example left behind (``proctree``).
+
+The example shares this process, so it could still forge the report (the threat model in
+CONTRIBUTING): the runner keeps its own references to the functions it writes with, and the
+parent checks the report against the example and the exit status (``supervise``).
 
 Output records (``outputs`` of a cell), in the order the cell produced them:
   * ``{"type": "stream", "name": "stdout"|"stderr", "text": str}``: ``print`` and writes to
@@ -45,41 +54,46 @@ import json
 import os
 import signal
 import sys
+import threading
 import time
 import traceback
 import types
-from datetime import UTC, datetime
 
 if __package__:  # imported as pytorch_notes.execute.runner (render, tests)
+    from . import limits
+    from .channels import Reporter, apply_limits
     from .paths import REPO_ROOT, PathScrubber, frame_path
     from .proctree import become_subreaper, kill_tree, reap_children
-    from .provenance import provenance
-    from .streams import MAX_CELL_TEXT, CellSink, FdFiles, PyStream, collapse_carriage_returns, valid_text
+    from .streams import CellSink, FdFiles, PyStream, collapse_carriage_returns, valid_text
 else:  # run by path in the child: this folder is sys.path[0]
+    import limits
+    from channels import Reporter, apply_limits
     from paths import REPO_ROOT, PathScrubber, frame_path
     from proctree import become_subreaper, kill_tree, reap_children
-    from provenance import provenance
-    from streams import MAX_CELL_TEXT, CellSink, FdFiles, PyStream, collapse_carriage_returns, valid_text
+    from streams import CellSink, FdFiles, PyStream, collapse_carriage_returns, valid_text
 
-    for _name in ("paths", "proctree", "provenance", "streams"):  # the example may have its own
+    for _name in ("channels", "limits", "paths", "proctree", "streams"):  # the example may have its own
         sys.modules.pop(_name, None)
 
-__all__ = ["MAX_CELL_TEXT", "REPO_ROOT", "collapse_carriage_returns", "frame_path", "main", "run_cell",
-           "valid_text"]
+__all__ = ["REPO_ROOT", "collapse_carriage_returns", "frame_path", "main", "run_cell", "valid_text"]
+
+_real_exit = os._exit  # the runner's own reference, taken before any example code runs
+MAX_FRAMES = 200  # innermost frames kept in a traceback (a deep recursion has thousands)
 
 
 def _display(value) -> dict | None:
     if value is None:
         return None
     text = repr(value)
-    if len(text) > MAX_CELL_TEXT:
-        text = text[:MAX_CELL_TEXT] + f"\n[output truncated by capture: {len(text) - MAX_CELL_TEXT:,} more characters]"
+    if len(text) > limits.CELL_TEXT:
+        cut = len(text) - limits.CELL_TEXT
+        text = text[:limits.CELL_TEXT] + f"\n[output truncated by capture: {cut:,} more characters]"
     data = {"text/plain": text}
     html = getattr(value, "_repr_html_", None)
     if callable(html):
         try:
             rendered = html()
-            if isinstance(rendered, str):
+            if isinstance(rendered, str) and len(rendered) <= limits.CELL_TEXT:
                 data["text/html"] = rendered
         except Exception:  # a broken _repr_html_ must not fail the cell
             pass
@@ -97,6 +111,16 @@ def figure_title(fig) -> str:
     return "; ".join(titles) if len(titles) <= 3 else ""
 
 
+FIGURE_DPI = 110
+
+
+def figure_dpi(width_in: float, height_in: float, dpi: int = FIGURE_DPI) -> float:
+    """``dpi``, lowered so that a figure of ``width_in`` x ``height_in`` inches is at most
+    ``limits.FIGURE_PIXELS`` pixels on its longer side (a larger figure is scaled down, not refused)."""
+    longest = max(width_in, height_in, 1e-9) * dpi
+    return dpi if longest <= limits.FIGURE_PIXELS else dpi * limits.FIGURE_PIXELS / longest
+
+
 def _scrape_figures() -> list[dict]:
     """Save and close every open matplotlib figure (only if the example imported pyplot)."""
     plt = sys.modules.get("matplotlib.pyplot")
@@ -106,17 +130,18 @@ def _scrape_figures() -> list[dict]:
     for num in plt.get_fignums():
         fig = plt.figure(num)
         buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-        w, h = fig.get_size_inches() * 110
+        w, h = fig.get_size_inches()
+        dpi = figure_dpi(w, h)
+        fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
         images.append({"type": "image", "mime": "image/png",
                        "data": base64.b64encode(buf.getvalue()).decode("ascii"),
-                       "width": int(w), "height": int(h), "alt": figure_title(fig)})
+                       "width": int(w * dpi), "height": int(h * dpi), "alt": figure_title(fig)})
     plt.close("all")
     return images
 
 
 def _error_record(exc: BaseException, path: str, expected: bool) -> dict:
-    frames = traceback.extract_tb(exc.__traceback__)
+    frames = traceback.extract_tb(exc.__traceback__, limit=-MAX_FRAMES)
     # Match the real file names before they are rewritten for display.
     in_file = [i for i, f in enumerate(frames) if f.filename == path]
     shown = frames[in_file[0]:] if in_file else frames  # drop the runner's own frames
@@ -125,7 +150,12 @@ def _error_record(exc: BaseException, path: str, expected: bool) -> dict:
         frame.filename = frame_path(frame.filename)
     tb_text = "Traceback (most recent call last):\n" + "".join(traceback.format_list(shown))
     tb_text += "".join(traceback.format_exception_only(type(exc), exc))
-    return {"type": "error", "ename": type(exc).__name__, "evalue": str(exc), "traceback": tb_text,
+    evalue = str(exc)
+    if len(evalue) > limits.ERROR_VALUE:  # cut here too, so a huge message never fills the report
+        evalue = evalue[:limits.ERROR_VALUE - 100] + f"[message cut by capture: {len(evalue):,} characters]"
+    if len(tb_text) > limits.TRACEBACK:
+        tb_text = f"[traceback cut by capture: {len(tb_text):,} characters]\n" + tb_text[-(limits.TRACEBACK - 100):]
+    return {"type": "error", "ename": type(exc).__name__, "evalue": evalue, "traceback": tb_text,
             "line": frames[in_file[-1]].lineno if in_file else 0, "expected": expected}
 
 
@@ -200,44 +230,53 @@ def main(argv: list[str]) -> int:
     """Run the example that ``argv[1]`` (a spec file) describes; exit with 0 if every cell went as declared."""
     become_subreaper()
     spec = json.loads(open(argv[1], encoding="utf-8").read())  # noqa: SIM115 - read once, at start-up
+    apply_limits(spec.get("limits", {}))
     runner = sys.modules.get("__main__")  # keep the runner's module alive once the example replaces it
     files = FdFiles(spec["stdout"], spec["stderr"])
-    stack = open(spec["stack"], "w", encoding="utf-8")  # noqa: SIM115 - written by faulthandler until exit
+    stack = os.fdopen(spec["stack_fd"], "w", encoding="utf-8")
+    faulthandler.enable(file=stack, all_threads=True)  # segmentation fault, abort, bus error, ...
     faulthandler.register(signal.SIGUSR2, file=stack, all_threads=True)
+    faulthandler.register(signal.SIGTERM, file=stack, all_threads=True, chain=True)
     scrub = PathScrubber(spec["scratch"], spec.get("tmpdir"), spec["root"])
     path = spec["path"]
+    report = Reporter(spec["results_fd"], spec["position_fd"], path)
+    report.patch_exit()
     namespace = _main_module(path).__dict__
     sys.argv = [path]
     sys.path[0] = os.path.dirname(path)
+    cell_now = [0]
+    threading.Thread(target=report.sample, args=(threading.get_ident(), cell_now), daemon=True,
+                     name="pytorch-notes-line-sampler").start()
     started = time.perf_counter()
     status = 0
-    with open(spec["results"], "w", encoding="utf-8") as out:
-        for cell in spec["cells"]:
-            t0 = time.perf_counter()
-            outputs, ok = run_cell(cell, path, namespace, files)
-            scrub.outputs(outputs)
-            record = {"kind": "cell", "index": cell["index"], "line": cell["line"], "ok": ok,
-                      "duration_s": round(time.perf_counter() - t0, 4), "outputs": outputs}
-            out.write(valid_text(json.dumps(record, ensure_ascii=False)) + "\n")
-            out.flush()
-            if not ok:
-                status = 1
-                break
-        duration = round(time.perf_counter() - started, 4)
-        # Kill what the example started and left running (DataLoader workers, daemons), first
-        # restoring SIGCHLD: a handler the example installed (torch's DataLoader has one) would
-        # raise here about the workers being killed.
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        kill_tree(os.getpid())
-        end = {"kind": "end", "ok": status == 0, "duration_s": duration,
-               "captured_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-               "provenance": provenance([c["source"] for c in spec["cells"]], spec.get("host"))}
-        out.write(json.dumps(end, ensure_ascii=False) + "\n")
-    kill_tree(os.getpid())  # provenance may have started nvidia-smi
+    for cell in spec["cells"]:
+        cell_now[0] = cell["index"]
+        report.position(cell["index"], cell["line"])
+        report.emit({"kind": "start", "index": cell["index"], "offsets": files.offsets()})
+        t0 = time.perf_counter()
+        outputs, ok = run_cell(cell, path, namespace, files)
+        scrub.outputs(outputs)
+        report.emit({"kind": "cell", "index": cell["index"], "line": cell["line"], "ok": ok,
+                     "duration_s": round(time.perf_counter() - t0, 4), "outputs": outputs})
+        if not ok:
+            status = 1
+            break
+    duration = round(time.perf_counter() - started, 4)
+    # Kill what the example started and left running (DataLoader workers, daemons), first
+    # restoring SIGCHLD: a handler the example installed (torch's DataLoader has one) would
+    # raise here about the workers being killed.
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    kill_tree(os.getpid())
+    torch = sys.modules.get("torch")
+    try:
+        cuda = bool(torch.cuda.is_available()) if torch is not None else None
+    except Exception:  # noqa: BLE001 - a torch the example broke says nothing
+        cuda = None
+    report.emit({"kind": "end", "ok": status == 0, "duration_s": duration, "cuda_available": cuda})
     reap_children()
     del runner
     # Skip interpreter teardown (e.g. DataLoader workers): results are already on disk.
-    os._exit(status)
+    _real_exit(status)
 
 
 if __name__ == "__main__":

@@ -7,8 +7,9 @@ The parent starts the child with file descriptors 1 and 2 pointing at two files 
 pipe, so a descendant that outlives the example cannot hold up the capture). Whatever reaches
 those descriptors, from a C extension, ``os.write`` or a subprocess, lands in the files; the
 runner reads the bytes that are new since it last looked (``FdFiles.drain``). Python-level
-writes to ``sys.stdout`` / ``sys.stderr`` go straight into the cell's output list, after first
-draining the files, so both kinds appear in the order they were written.
+writes to ``sys.stdout`` / ``sys.stderr`` are written to the same descriptors and drained at
+once, so both kinds appear in the order they were written, and the files hold everything a cell
+printed: when the process dies in the middle of a cell, the parent still finds its output there.
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ import codecs
 import io
 import os
 
-MAX_CELL_TEXT = 100_000  # characters of stdout + stderr kept per cell; the rest is counted, not stored
+if __package__:
+    from .limits import CELL_TEXT
+else:  # loaded by path in the example's process (runner.py)
+    from limits import CELL_TEXT
 
 
 def valid_text(text: str) -> str:
@@ -50,7 +54,7 @@ def collapse_carriage_returns(tail: str) -> str:
 class Budget:
     """Characters of text a cell may still store, and how many were dropped past the limit."""
 
-    def __init__(self, limit: int = MAX_CELL_TEXT):
+    def __init__(self, limit: int = CELL_TEXT):
         self.left, self.dropped = limit, 0
 
 
@@ -61,9 +65,10 @@ class CellSink:
     UTF-8, collapses progress-bar rewrites as they arrive and stores at most the budget.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = CELL_TEXT) -> None:
         self.outputs: list = []
-        self.budget = Budget()
+        self.limit = limit
+        self.budget = Budget(limit)
 
     def append_text(self, name: str, text: str) -> None:
         """Add ``text`` written to stream ``name`` (``"stdout"`` or ``"stderr"``)."""
@@ -96,7 +101,7 @@ class CellSink:
             self.outputs.append({
                 "type": "stream", "name": "stderr",
                 "text": f"[output truncated by capture: {self.budget.dropped:,} more characters not stored; "
-                        f"the limit is {MAX_CELL_TEXT:,} characters per cell]\n"})
+                        f"the limit is {self.limit:,} characters per cell]\n"})
         return self.outputs
 
 
@@ -117,6 +122,10 @@ class FdFiles:
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
             decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
             self._files.append([name, fd, os.fstat(fd).st_size, decoder])  # output before cell 1 is not a cell's
+
+    def offsets(self) -> list[int]:
+        """How far each file has been read (bytes): where the next cell's output starts."""
+        return [entry[2] for entry in self._files]
 
     def drain(self) -> None:
         """Move the bytes written to fds 1 and 2 since the last call into the current cell."""
@@ -148,11 +157,13 @@ class FdFiles:
 
 
 class PyStream(io.TextIOBase):
-    """``sys.stdout`` / ``sys.stderr`` during a cell: text goes to the cell after the fd files are drained.
+    """``sys.stdout`` / ``sys.stderr`` during a cell: the fd files are drained into the cell, the text is
+    written to the real descriptor (1 or 2) and drained in turn, so it lands in order with what C code
+    and subprocesses wrote, and stays in the file if the process dies before the cell ends.
 
-    ``fileno()`` is the real descriptor (1 or 2), so code that writes to it, or passes it to a
-    subprocess, still lands in the cell, in order. In a process forked from the runner (a
-    multiprocessing worker) the text is written to the descriptor, so it is not lost.
+    ``fileno()`` is the real descriptor, so code that writes to it, or passes it to a subprocess,
+    still lands in the cell, in order. In a process forked from the runner (a multiprocessing
+    worker) the text is only written: the forked copy's output list is not the runner's.
     """
 
     def __init__(self, name: str, fd: int, files: FdFiles):
@@ -166,15 +177,18 @@ class PyStream(io.TextIOBase):
     def write(self, text: str) -> int:
         if not text:
             return 0
-        if os.getpid() != self.pid:  # a forked child (multiprocessing "fork"): its list is a copy, use the fd
-            os.write(self.fd, valid_text(text).encode("utf-8"))
-        elif self.files.sink is not None:
-            sink = self.files.sink
-            if sink.budget.left <= 0:  # over the limit: only counted, so order no longer matters
-                sink.budget.dropped += len(text)
-                return len(text)
+        sink = self.files.sink
+        if os.getpid() == self.pid and sink is not None and sink.budget.left <= 0:
+            sink.budget.dropped += len(text)  # over the limit: only counted, so order no longer matters
+            return len(text)
+        mine = os.getpid() == self.pid
+        if mine:
+            self.files.drain()  # what C code or a subprocess wrote before, on either descriptor, comes first
+        data = valid_text(text).encode("utf-8")
+        while data:
+            data = data[os.write(self.fd, data):]
+        if mine:
             self.files.drain()
-            sink.append_text(self.name, text)
         return len(text)
 
     def fileno(self) -> int:

@@ -1,0 +1,268 @@
+"""Stage 2, execute: the isolation around every example run (parent side). Standard library only.
+
+Examples are code nobody has reviewed yet (a pull request, a contributor's draft), so each runs inside
+bubblewrap (``bwrap``, Flatpak's sandbox: https://github.com/containers/bubblewrap) when it can start
+here:
+
+* the file system is read-only and shows only what running Python needs: the system folders (``/usr``,
+  ``/lib*``, ``/bin``, ``/etc`` without its shadow files), the interpreter's prefixes and ``sys.path``,
+  and the example's repository without ``.git`` (whose config may hold a CI token); the run's scratch
+  folders (working directory, ``HOME``, ``TMPDIR``, matplotlib's cache) are the only writable places;
+  ``/tmp`` and ``/dev/shm`` are private and empty;
+* no network (``--unshare-net``: only a loopback), its own PID, IPC and UTS namespaces (host name
+  ``sandbox``): every process the example starts dies with it (the kernel ends a PID namespace with
+  its first process, and ``--die-with-parent`` ends the sandbox with the capture);
+* no capabilities (``--cap-drop ALL``), a new session (no terminal to inject keystrokes into);
+* an explicit environment (``example_env``: ``ALLOWED`` and the run's own folders); the capturing
+  environment's secrets never reach the example.
+
+Where bwrap is missing or cannot start (it needs user namespaces, which some hosts restrict), the run
+falls back to a supervised process with the same environment, scratch folders and limits, and the
+capture checks the repository before and after each run (``repocheck.py``). ``Sandbox.isolation``
+names which one ran; it goes into the record's provenance.
+
+In both modes the runner applies ``Limits`` to itself before the first cell: memory (``RLIMIT_AS``,
+only on the CPU: CUDA reserves far more address space than it uses), file size (``RLIMIT_FSIZE``),
+process count (``RLIMIT_NPROC``; the kernel does not apply it to root) and ``oom_score_adj`` 1000, so
+that the kernel's out-of-memory killer takes an example before the capture.
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from pytorch_notes.store.untrusted import SECRET_NAME
+
+# The capturing environment's variables an example may see (names, and prefixes ending in "_").
+ALLOWED = ("PATH", "LANG", "LANGUAGE", "TZ", "LD_LIBRARY_PATH", "PYTHONPATH", "PYTHONPYCACHEPREFIX",
+           "PYTHONDONTWRITEBYTECODE", "PYTHONWARNINGS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+           "OPENBLAS_NUM_THREADS", "NUMEXPR_NUM_THREADS", "CUBLAS_WORKSPACE_CONFIG", "LC_", "CUDA_",
+           "NVIDIA_", "PYTORCH_", "TORCH_", "TORCHINDUCTOR_")
+# Set for every run: reproducible, non-interactive.
+FIXED_ENV = {"MPLBACKEND": "Agg", "PYTHONHASHSEED": "0", "PYTHONUNBUFFERED": "1", "PYTHONIOENCODING": "utf-8",
+             "TQDM_DISABLE": "1"}
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/sys")
+MASKED_FILES = ("/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/sudoers")
+MASKED_DIRS = ("/etc/ssh", "/etc/sudoers.d", "/etc/ssl/private")
+GPU_DEVICES = ("/dev/nvidia*", "/dev/nvidia-caps", "/dev/dri")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one example process may use; the runner applies them to itself (``runner.apply_limits``).
+
+    Attributes:
+        memory_bytes: address space per process (``RLIMIT_AS``), or None for no bound (CUDA runs).
+        file_bytes: largest file it may write (``RLIMIT_FSIZE``).
+        processes: processes and threads of its user (``RLIMIT_NPROC``; not applied by the kernel to root).
+        oom_score_adj: its ``/proc/self/oom_score_adj`` (1000: the first the out-of-memory killer takes).
+    """
+
+    memory_bytes: int | None = None
+    file_bytes: int = 1 << 30
+    processes: int = 4096
+    oom_score_adj: int = 1000
+
+    def as_spec(self) -> dict:
+        return asdict(self)
+
+
+def default_limits(device_kind: str) -> Limits:
+    """Limits for a run on ``device_kind``: on the CPU, half the machine's memory per process."""
+    if device_kind != "cpu":
+        return Limits()
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+    except (ValueError, OSError):
+        memory = None
+    return Limits(memory_bytes=memory)
+
+
+def example_env(environ: dict[str, str], home: Path, tmpdir: Path, mplconfig: Path, package_root: Path) -> dict:
+    """The environment an example gets: the allow-listed variables of ``environ`` (none whose name looks
+    like a secret, ``untrusted.SECRET_NAME``), ``FIXED_ENV``, its own ``HOME``, ``TMPDIR`` and
+    ``MPLCONFIGDIR``, ``PYTHONPATH`` without this package (an example must not import the pipeline), and
+    ``PYTHONUSERBASE`` where the interpreter has a user site (it moves with ``HOME`` otherwise)."""
+    env = {k: v for k, v in environ.items()
+           if any(k == a or (a.endswith("_") and k.startswith(a)) for a in ALLOWED) and not SECRET_NAME.search(k)}
+    kept = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and Path(p).resolve() != package_root]
+    env.pop("PYTHONPATH", None)
+    if kept:
+        env["PYTHONPATH"] = os.pathsep.join(kept)
+    env.setdefault("PATH", os.defpath)
+    env.update(FIXED_ENV, HOME=str(home), TMPDIR=str(tmpdir), MPLCONFIGDIR=str(mplconfig))
+    user_site = _user_site()
+    if user_site:
+        env["PYTHONUSERBASE"] = user_site[0]
+    return env
+
+
+def _user_site() -> tuple[str, str] | None:
+    """(user base, user site folder) of this interpreter when its user site is in use, else None."""
+    import site  # noqa: PLC0415 - cheap, already imported by the interpreter
+
+    folder = site.getusersitepackages() if site.ENABLE_USER_SITE else None
+    return (site.getuserbase(), folder) if folder and folder in sys.path and os.path.isdir(folder) else None
+
+
+@functools.cache
+def bwrap_status(executable: str = "bwrap") -> tuple[str | None, str]:
+    """(path, version) of a bubblewrap that can start a sandbox here, or (None, why not). Tried once per
+    process with the namespaces the runs use, so a host that restricts user namespaces falls back."""
+    path = shutil.which(executable)
+    if path is None:
+        return None, "bubblewrap (bwrap) is not installed"
+    try:
+        probe = subprocess.run([path, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "--unshare-ipc",
+                                "--die-with-parent", "--cap-drop", "ALL", "true"],
+                               capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL)
+        version = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=20).stdout.split()
+    except (OSError, subprocess.SubprocessError) as exc:
+        return None, f"bwrap did not start: {exc}"
+    if probe.returncode != 0:
+        why = (probe.stderr.strip().splitlines() or [f"exit status {probe.returncode}"])[-1]
+        return None, f"bwrap cannot start here: {why}"
+    return path, version[-1] if version else "?"
+
+
+class Sandbox:
+    """How this capture isolates its example runs.
+
+    Args:
+        root: the repository whose examples run (read-only in the sandbox; checked after each run in
+            the fallback): the parent of the examples folder.
+        mode: ``"auto"`` (bubblewrap when it starts here, else supervised), ``"bwrap"`` (raise
+            SandboxError when it cannot start) or ``"supervised"``.
+
+    Raises:
+        SandboxError: ``mode="bwrap"`` and bubblewrap cannot start here.
+    """
+
+    def __init__(self, root: Path, mode: str = "auto"):
+        self.root = Path(root).resolve()
+        self.bwrap, why = bwrap_status() if mode != "supervised" else (None, "supervised mode was asked for")
+        if mode == "bwrap" and self.bwrap is None:
+            raise SandboxError(why)
+        self.version = why if self.bwrap else ""
+        self.fallback_reason = "" if self.bwrap else why
+
+    @property
+    def isolation(self) -> str:
+        """``"bwrap <version>"`` or ``"supervised"``: the record's ``provenance.isolation``."""
+        return f"bwrap {self.version}" if self.bwrap else "supervised"
+
+    def describe(self) -> str:
+        """One line for the capture's report."""
+        if self.bwrap:
+            return (f"isolation: bubblewrap {self.version} (read-only repository, no network, cleared "
+                    f"environment, own PID namespace)")
+        return (f"isolation: supervised processes, the repository checked after each run ({self.fallback_reason}; "
+                f"install bubblewrap for a sandbox)")
+
+    def command(self, argv: list[str], run: Path, writable: list[Path], readable: list[Path],
+                info_fd: int | None = None) -> list[str]:
+        """``argv`` wrapped for this sandbox (unchanged in the fallback). ``run`` is the run's folder,
+        ``writable`` the folders inside it the example may write, ``readable`` the files it may read;
+        ``info_fd`` receives bubblewrap's JSON about the sandbox (its first process: ``child-pid``)."""
+        if not self.bwrap:
+            return argv
+        cmd = [self.bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+               "--hostname", "sandbox", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+               "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/dev/shm"]
+        for link in SYSTEM_DIRS:  # merged /usr: /bin, /lib, /lib64 are links (the ELF loader's path among them)
+            if os.path.islink(link):
+                cmd += ["--symlink", os.readlink(link), link]
+        for folder in _readable_roots(self.root):
+            cmd += ["--ro-bind", folder, folder]
+        if (self.root / ".git").exists():
+            cmd += ["--tmpfs", str(self.root / ".git")]
+        cmd += [x for f in MASKED_FILES if os.path.isfile(f) for x in ("--ro-bind", "/dev/null", f)]
+        cmd += [x for d in MASKED_DIRS if os.path.isdir(d) for x in ("--tmpfs", d)]
+        for pattern in GPU_DEVICES:
+            for dev in sorted(glob.glob(pattern)):
+                cmd += ["--dev-bind", dev, dev]
+        for path in readable:
+            cmd += ["--ro-bind", str(path), str(path)]
+        for folder in writable:
+            cmd += ["--bind", str(folder), str(folder)]
+        if info_fd is not None:
+            cmd += ["--info-fd", str(info_fd)]
+        # No --clearenv/--setenv: bwrap is started with the example's environment only (``example_env``),
+        # which it passes on; values never appear on a command line (/proc/<pid>/cmdline is world-readable).
+        return [*cmd, "--chdir", str(writable[0]), "--", *argv]
+
+    def mpl_config(self, target: Path) -> None:
+        """Fill ``target`` (an example's ``MPLCONFIGDIR``) with matplotlib's font cache (``mpl_template``),
+        so no run prints "Matplotlib is building the font cache"."""
+        target.mkdir(parents=True, exist_ok=True)
+        for f in mpl_template().glob("*.json"):
+            shutil.copyfile(f, target / f.name)
+
+
+_MPL_CACHE = """
+import glob, os, shutil, sys
+import matplotlib
+found = glob.glob(os.path.join(matplotlib.get_cachedir(), "fontlist-*.json"))
+if found:
+    for f in found:
+        shutil.copy(f, sys.argv[1])
+else:
+    os.environ["MPLCONFIGDIR"] = sys.argv[1]
+    import matplotlib.font_manager
+"""
+
+
+@functools.cache
+def mpl_template() -> Path:
+    """A folder holding matplotlib's font cache for this interpreter, made once per process outside any
+    sandbox: a copy of the user's cache when there is one (``matplotlib.get_cachedir()``), else built
+    (a few seconds); empty when matplotlib is not installed. Removed when the process exits."""
+    folder = Path(tempfile.mkdtemp(prefix="pn-mpl-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    subprocess.run([sys.executable, "-c", _MPL_CACHE, str(folder)], capture_output=True, timeout=300,
+                   stdin=subprocess.DEVNULL, check=False)
+    return folder
+
+
+class SandboxError(RuntimeError):
+    """The sandbox that was asked for cannot start here; the message says why."""
+
+
+def _readable_roots(root: Path) -> list[str]:
+    """The folders bound read-only: the system's, the interpreter's and ``sys.path``'s, the repository
+    ``root`` and this package's ``execute`` folder (the runner), each once (a folder inside another
+    bound one is skipped)."""
+    found = [d for d in SYSTEM_DIRS if os.path.isdir(d) and not os.path.islink(d)]
+    python = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
+    python |= {p for p in sys.path if p and os.path.isabs(p) and os.path.isdir(p)}
+    user = _user_site()
+    if user:
+        python.add(user[1])
+    extra = sorted({os.path.realpath(p) for p in python} | {str(root), str(Path(__file__).resolve().parent)})
+    for path in extra:
+        if not any(path == f or path.startswith(f.rstrip("/") + "/") for f in found):
+            found.append(path)
+    return [f for f in found if not re.match(r"^/(proc|dev)(/|$)", f) and f != "/tmp"]
+
+
+def runner_pid(info_path: Path) -> int | None:
+    """The runner's pid (as this process sees it) from bubblewrap's ``--info-fd`` file: the only child
+    of the sandbox's first process (``child-pid``). None when it is gone or not known."""
+    try:
+        text = info_path.read_text(encoding="utf-8")
+        first = int(re.search(r'"child-pid"\s*:\s*(\d+)', text).group(1))
+        with open(f"/proc/{first}/task/{first}/children", encoding="ascii") as f:
+            children = f.read().split()
+    except (OSError, AttributeError, ValueError):
+        return None
+    return int(children[0]) if children else None

@@ -289,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
     import sys
 
-    from pytorch_notes.parse import discover_examples
+    from pytorch_notes.parse import ExampleError, discover_examples, example_file
     from pytorch_notes.settings import EXAMPLES_DIR, display_path
 
     parser = argparse.ArgumentParser(prog="python -m pytorch_notes.comments", description=main.__doc__)
@@ -298,7 +298,15 @@ def main(argv: list[str] | None = None) -> int:
     files: list[Path] = [] if args.paths else discover_examples(EXAMPLES_DIR)
     for p in args.paths:
         files += sorted(p.rglob("*.py")) if p.is_dir() else [p]
-    found = [msg for f in files for msg in problems(f.read_text(encoding="utf-8"), display_path(f.resolve()))]
+    found = []
+    for f in files:
+        try:  # a symbolic link, a folder named *.py, a file that is not UTF-8: named, never followed or read
+            text = example_file(f, EXAMPLES_DIR)[0].read_text(encoding="utf-8") if not args.paths else f.read_text(
+                encoding="utf-8")
+        except (ExampleError, OSError, UnicodeDecodeError) as exc:
+            found.append(f"{display_path(f)}: {exc}")
+            continue
+        found += problems(text, display_path(f))
     print("\n".join(found) if found else f"comments: {len(files)} file(s) in the form", file=sys.stdout)
     return 1 if found else 0
 

@@ -1,4 +1,5 @@
-"""Stage 1, discover and parse: read an example script into cells and per-example facts.
+"""Stage 1, parse: read an example script into cells and per-example facts (where examples are and
+which files may be read: ``examplefiles.py``).
 
 An example is a plain Python script in jupytext's *percent* format
 (https://jupytext.readthedocs.io/en/latest/formats-scripts.html): each ``# %%`` line
@@ -18,44 +19,41 @@ that has torch but no Jupyter stack.
 from __future__ import annotations
 
 import ast
-import functools
 import hashlib
 import json
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pytorch_notes.examplefiles import (  # re-exported: every stage imports them from here
+    EXAMPLE_ID_PATTERN,
+    NAME_PATTERN,
+    NAME_RULE,
+    ExampleError,
+    check_example_id,
+    discover_examples,
+    example_file,
+    resolve_example,
+)
 from pytorch_notes.filememo import file_memo
-from pytorch_notes.settings import EXAMPLES_DIR, display_path
+from pytorch_notes.settings import EXAMPLES_DIR
+
+__all__ = ["EXAMPLE_ID_PATTERN", "NAME_PATTERN", "NAME_RULE", "Cell", "Example", "ExampleError", "check_example_id",
+           "code_key", "discover_examples", "example_file", "example_key", "parse_example", "resolve_example",
+           "source_sha256"]
 
 DEFAULT_TIMEOUT_S = 60.0
 KNOWN_REQUIREMENTS = frozenset({"cuda"})
 KNOWN_FACTS = frozenset({"timeout", "requires"})
 KNOWN_CELL_KEYS = frozenset({"raises", "volatile", "title", "tags", "caption"})  # caption: of the cell's figures
 
-# The one rule for example names, used by capture, the embed syntax and the error messages:
-# examples/<chapter>/<name>.py with chapter and name in lowercase ASCII letters, digits, "_" and "-",
-# starting with a letter or digit (so that ids, URLs and file names need no escaping).
-NAME_PATTERN = r"[a-z0-9][a-z0-9_-]*"
-EXAMPLE_ID_PATTERN = rf"{NAME_PATTERN}/{NAME_PATTERN}\.py"
-NAME_RULE = ("an example is examples/<chapter>/<name>.py, where <chapter> and <name> use only lowercase "
-             "letters a-z, digits 0-9, '_' and '-', and start with a letter or digit")
-_EXAMPLE_ID_RE = re.compile(rf"^{EXAMPLE_ID_PATTERN}$")
-
 _CELL_RE = re.compile(r"^# %%(?P<rest>.*)$")
 _HEADER_OPEN = "# /// example"
 _HEADER_CLOSE = "# ///"
 # One `key=value` pair of a jupytext cell header; the value is JSON (string, bool, number, list).
 _META_RE = re.compile(r'\s*(?P<key>[A-Za-z_][\w-]*)=(?P<value>"(?:[^"\\]|\\.)*"|\[[^\]]*\]|\S+)')
-
-
-class ExampleError(ValueError):
-    """An example file is malformed. ``str()`` starts with ``path:line:``."""
-
-    def __init__(self, path: Path | str, line: int, message: str):
-        self.path, self.line, self.message = Path(path), line, message
-        super().__init__(f"{display_path(self.path)}:{line}: {message}")
 
 
 @dataclass(frozen=True)
@@ -143,13 +141,6 @@ def example_key(facts: dict, cell_keys: list[str]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def check_example_id(rel: str) -> str | None:
-    """None when ``rel`` (e.g. ``"autograd/leaf.py"``) follows ``NAME_RULE``, else a message saying why not."""
-    if _EXAMPLE_ID_RE.match(rel):
-        return None
-    return f"{rel!r} is not a valid example name: {NAME_RULE}"
-
-
 def _parse_cell_header(path: Path, lineno: int, rest: str) -> dict:
     rest = rest.strip()
     meta: dict = {}
@@ -199,29 +190,33 @@ def _parse_header(path: Path, lines: list[str]) -> tuple[dict, int]:
     return facts, len(body) + 2
 
 
-@file_memo(persist="examples")
 def parse_example(path: Path | str, examples_dir: Path = EXAMPLES_DIR) -> Example:
-    """Parse one example script.
-
-    Args:
-        path: the ``.py`` file.
-        examples_dir: the root that ``Example.rel`` is relative to.
-
-    Returns:
-        The parsed :class:`Example`.
+    """Parse the example at ``path`` (``<examples_dir>/<chapter>/<name>.py``) once ``example_file`` accepts
+    where it is. ``Example.rel`` is relative to ``examples_dir``; ``Example.path`` is a plain file in it.
 
     Raises:
-        ExampleError: unreadable header or cell options, a syntax error, or no cells;
-            the message starts with ``file:line:``.
+        ExampleError: the file is not allowed (``example_file``), not UTF-8, has an unreadable header or
+            cell options, a syntax error, no cells, or a name against ``NAME_RULE``; ``str()`` starts with
+            ``file:line:``.
 
-    Memoised per file while it is unchanged on disk (``filememo``): a build asks for each example many times.
+    Where the file is, is checked on every call; the parse is memoised per file while it is unchanged on
+    disk (``filememo``): a build asks for each example many times.
     """
-    path = Path(path).resolve()
-    data = path.read_bytes()
+    return _parse_file(*example_file(path, examples_dir))
+
+
+@file_memo(persist="examples")
+def _parse_file(path: Path, rel: str) -> Example:
+    try:  # O_NOFOLLOW: a link put in the file's place since the check is not followed
+        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NOFOLLOW), "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise ExampleError(path, 1, f"cannot be read: {exc.strerror or exc}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ExampleError(path, 1, f"not UTF-8: {exc}") from None
+        raise ExampleError(path, data[:exc.start].count(b"\n") + 1, f"not UTF-8: byte 0x{data[exc.start]:02x} "
+                           f"cannot be decoded ({exc.reason}); save the file as UTF-8") from None
     lines = text.splitlines()
     facts, skip = _parse_header(path, lines)
     try:
@@ -275,28 +270,10 @@ def parse_example(path: Path | str, examples_dir: Path = EXAMPLES_DIR) -> Exampl
     if not set(requires) <= KNOWN_REQUIREMENTS:
         raise ExampleError(path, 2, f"requires: unknown {sorted(set(requires) - KNOWN_REQUIREMENTS)}; "
                            f"known: {sorted(KNOWN_REQUIREMENTS)}")
-    try:
-        rel = path.relative_to(Path(examples_dir).resolve()).as_posix()
-    except ValueError:
-        rel = path.name
-    else:
-        if problem := check_example_id(rel):
-            raise ExampleError(path, 1, problem)
+    if problem := check_example_id(rel):
+        raise ExampleError(path, 1, problem)
     facts = {"timeout": float(timeout), "requires": sorted(requires)}
     key = example_key(facts, [c.key for c in cells])
     return Example(path, rel, tuple(cells), float(timeout), frozenset(requires), source_sha256(data), key)
 
 
-def discover_examples(examples_dir: Path = EXAMPLES_DIR) -> list[Path]:
-    """All example scripts: ``examples/<chapter>/<name>.py``, sorted; ``_``/``.`` dirs skipped."""
-    found = []
-    for p in sorted(Path(examples_dir).glob("*/*.py")):
-        if not p.parent.name.startswith(("_", ".")) and not p.name.startswith("_"):
-            found.append(p.resolve())
-    return found
-
-
-@functools.lru_cache(maxsize=4096)  # a build asks ~1,000 times; each resolve is a few system calls
-def resolve_example(rel: str, examples_dir: Path = EXAMPLES_DIR) -> Path:
-    """Map an embed identifier such as ``"autograd/leaf.py"`` to its file (may not exist)."""
-    return (Path(examples_dir) / rel).resolve()

@@ -5,6 +5,7 @@ Standard library only.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,7 +80,11 @@ def orphans(examples_dir: Path = EXAMPLES_DIR) -> list[tuple[Path, str]]:
         rel = path.relative_to(Path(examples_dir).resolve()).as_posix()
         examples[rel] = path
     found = []
-    for f in layout.stored_files(examples_dir):
+    try:
+        stored = layout.stored_files(examples_dir)
+    except StoreError:
+        return []  # the store folder is a link: every example's row names it (examine), writers refuse it
+    for f in stored:
         if f.legacy:
             found.append((f.path, "format-1 file: run `make capture ARGS=--migrate`"))
         elif f.rel not in examples or check_example_id(f.rel):
@@ -107,14 +112,22 @@ def orphans(examples_dir: Path = EXAMPLES_DIR) -> list[tuple[Path, str]]:
 def prune(examples_dir: Path = EXAMPLES_DIR) -> list[tuple[Path, str]]:
     """Delete the ``orphans`` (not format-1 files: those are migrated) and empty folders. Call under the lock.
 
+    Nothing is deleted through a symbolic link, nor a folder that is one (``layout.checked_path``).
+
     Returns:
         What was deleted, with the reason.
+
+    Raises:
+        StoreError: the store folder, or a folder on the way to an orphan, is a symbolic link (the
+            message names it); what was deleted before stays deleted.
     """
+    root = layout.checked_path(layout.store_dir(examples_dir))
     removed = [(p, why) for p, why in orphans(examples_dir) if not why.startswith("format-1")]
     for path, _ in removed:
-        path.unlink()
-    root = layout.store_dir(examples_dir)
-    for d in sorted((p for p in root.rglob("*") if p.is_dir()), key=lambda p: len(p.parts), reverse=True):
-        if not any(d.iterdir()):
+        layout.checked_path(path.parent)
+        path.unlink()  # a link itself, never what it points at
+    for parent, _dirs, _files in os.walk(root, topdown=False):  # os.walk does not enter linked folders
+        d = Path(parent)
+        if d != root and not d.is_symlink() and not any(d.iterdir()):
             d.rmdir()
     return removed

@@ -5,6 +5,7 @@ Standard library only.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from pytorch_notes.parse import NAME_RULE, discover_examples
@@ -23,7 +24,8 @@ def select(paths: list[str], examples_dir: Path = EXAMPLES_DIR) -> list[Path]:
         examples_dir: the examples folder; anything outside it is refused.
 
     Returns:
-        The example files, sorted, each once.
+        The example files, sorted, each once: candidates of ``discover_examples``, so a symbolic link or
+        a folder named ``*.py`` among them is refused by ``parse_example`` (an ExampleError naming it).
 
     Raises:
         SelectionError: a path is outside ``examples_dir``, inside its store, not a ``.py`` file or
@@ -35,22 +37,32 @@ def select(paths: list[str], examples_dir: Path = EXAMPLES_DIR) -> list[Path]:
         return every
     chosen: list[Path] = []
     for raw in paths:
-        p = Path(raw).resolve()
+        p = _locate(raw, root, Path(os.path.abspath(examples_dir)))
         if p != root and root not in p.parents:
             raise SelectionError(f"capture: {raw}: outside {display_path(root)}/; capture runs only the course's "
                                  f"examples ({NAME_RULE})")
-        if p.is_dir():
+        if p in every:
+            chosen.append(p)
+        elif p.is_dir():
             found = [q for q in every if p == root or p in q.parents]
             if not found:
                 raise SelectionError(f"capture: {raw}: no examples in this folder ({NAME_RULE})")
             chosen.extend(found)
-        elif p.is_file() and p in every:
-            chosen.append(p)
         elif p.is_file():
             raise SelectionError(f"capture: {raw}: not an example: {NAME_RULE}")
         else:
             raise SelectionError(f"capture: {raw}: no such file or folder")
     return sorted(dict.fromkeys(chosen))
+
+
+def _locate(raw: str, root: Path, folder: Path) -> Path:
+    """``raw`` as a path under ``root`` (the examples folder resolved) without following a symbolic link
+    below it, as ``discover_examples`` lists them; resolved when it is not below the examples folder."""
+    given = Path(os.path.abspath(raw))
+    for base in (root, folder):
+        if given == base or given.is_relative_to(base):
+            return root / given.relative_to(base)
+    return given.resolve()
 
 
 def parse_shard(text: str) -> tuple[int, int]:

@@ -8,6 +8,7 @@ Markdown is converted, with their HTML in the stash.
 
 from __future__ import annotations
 
+import os
 import re
 import urllib.parse
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
 from pytorch_notes.pages import PageError, find_embeds, prose_lines
-from pytorch_notes.parse import ExampleError, parse_example, resolve_example
+from pytorch_notes.parse import ExampleError, discover_examples, parse_example, resolve_example
 from pytorch_notes.render.html import Links, figure_assets, render_example, verification_line
 from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES, pinned_torch
 from pytorch_notes.site.common import log
@@ -28,12 +29,14 @@ from pytorch_notes.store.records import StoreError, freshness
 
 _FRESHNESS: dict[tuple[str, str], object] = {}  # (example id, its key) -> Freshness, for one build
 _building = [False]  # between ``new_build`` and ``end_build``
+_REPORTED: set[str] = set()  # the refused examples ``example_files`` logged in this build
 
 
 def new_build() -> None:
     """A build starts (outer ``on_config``): read the store's state again (a capture may have written
     since the last build) and keep it until ``end_build``."""
     _FRESHNESS.clear()
+    _REPORTED.clear()
     _building[0] = True
 
 
@@ -109,7 +112,7 @@ def prepare_embeds(markdown: str, page, config, lang: str, page_name: str) -> No
 
     for e in embeds:
         path = resolve_example(e.rel)
-        if not path.is_file():
+        if not os.path.lexists(path):  # a link, a folder, ...: refused by parse_example below, naming it
             raise PluginError(f"{page_name}:{e.line}: example {e.rel!r} not found "
                               f"(expected the file examples/{e.rel})")
         try:
@@ -211,15 +214,25 @@ class EmbedExtension(Extension):
 def example_files(files, config, lang: str = LANGUAGES[0]) -> None:
     """Add each example's ``.py`` download of ``lang`` (``py_url``; ``notebooks.stamp_py_downloads``
     puts its comments in that language) and the figures of all its records (at the site's root,
-    shared by both languages) to the site."""
-    for path in sorted(EXAMPLES_DIR.glob("*/*.py")):
-        rel = path.relative_to(EXAMPLES_DIR).as_posix()
-        if rel.startswith("_"):
-            continue
-        files.append(File.generated(config, py_url(lang, rel), abs_src_path=str(path)))
+    shared by both languages) to the site.
+
+    Only an example that ``parse_example`` accepts is published: a plain UTF-8 file inside examples/,
+    never a symbolic link (whose target could be any file of the building machine), a folder or a
+    malformed script. Each refused one is logged as an error, ``file:line: why``, once per build, so that
+    ``mkdocs build --strict`` fails naming it (an embed of it also stops the build, in ``prepare_embeds``).
+    """
+    for path in discover_examples(EXAMPLES_DIR):
         try:
-            devices = _freshness(parse_example(path)).devices.values()
-        except (ExampleError, StoreError):
+            example = parse_example(path)
+        except ExampleError as exc:
+            if str(exc) not in _REPORTED:
+                _REPORTED.add(str(exc))
+                log.error(f"{exc} (not published)")
+            continue
+        files.append(File.generated(config, py_url(lang, example.rel), abs_src_path=str(example.path)))
+        try:
+            devices = _freshness(example).devices.values()
+        except StoreError:
             continue  # reported with page and line by on_page_markdown
         for dev in devices:
             for asset in figure_assets(dev.record).values():

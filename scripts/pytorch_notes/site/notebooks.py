@@ -16,7 +16,7 @@ from mkdocs.utils import get_relative_url
 from pytorch_notes import comments as comments_module
 from pytorch_notes.filememo import stat_key
 from pytorch_notes.pages import PageError, language_pages, page_outline
-from pytorch_notes.parse import ExampleError, resolve_example
+from pytorch_notes.parse import ExampleError, parse_example, resolve_example
 from pytorch_notes.render import kinds as kinds_module
 from pytorch_notes.render import notebook as notebook_module
 from pytorch_notes.render.notebook import build_notebook, dumps, notebook_title, py_download
@@ -144,19 +144,20 @@ def stamp_py_downloads(files, config, lang: str = LANGUAGES[0]) -> None:
     under ``examples/`` is not changed: the site serves a generated copy.
 
     Runs once the ``.py`` Files exist (``embed.example_files``, on_files); files not yet there are left
-    alone.
+    alone. A download whose example ``parse_example`` refuses (a symbolic link, a folder, not UTF-8, ...)
+    is taken out of the site: its file is never copied (``embed.example_files`` logged why).
     """
     embedding = _embedding_pages_cached()
     prefix = py_url(lang, "")
-    for f in files:
+    for f in list(files):
         src = f.src_uri
         if not (src.startswith(prefix) and src.endswith(".py")) or src.startswith(prefix + "_"):
             continue
         rel = src[len(prefix):]
         try:
-            path = resolve_example(rel)
-            source = path.read_text(encoding="utf-8")
-        except (ExampleError, OSError):
+            source = parse_example(resolve_example(rel)).path.read_text(encoding="utf-8")
+        except (ExampleError, OSError, ValueError):
+            files.remove(f)
             continue
         page = embedding.get(lang, {}).get(rel)
         urls = [u for u in [absolute_page_url(config, lang, page[0]) if page else ""] if u]

@@ -22,7 +22,7 @@ from pytorch_notes.store.model import (
     load_outputs,
     load_provenance,
 )
-from pytorch_notes.store.records import StoreError, atomic_write_text, read_json
+from pytorch_notes.store.records import StoreError, read_json, store_write_text
 
 OUTDATED_KEY = "format-1-stale"  # the key of a format-1 record that was already stale: it stays stale
 
@@ -92,7 +92,7 @@ def migrate_store(examples_dir: Path = EXAMPLES_DIR) -> list[Migrated]:
         if target.exists():
             raise StoreError(f"{display_path(f.path)}: cannot migrate: {display_path(target)} exists already; "
                              "keep the newer of the two by hand")
-        atomic_write_text(target, dumps(record))
+        store_write_text(target, dumps(record))
         f.path.unlink()
         state = "fresh" if example is not None and record.key == example.key else "stale"
         done.append(Migrated(f.path, target, f"{record.provenance.device}, {state}"))

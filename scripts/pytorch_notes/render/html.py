@@ -10,6 +10,13 @@ so an output containing ``<script>`` or a backtick shows as text. An example cap
 than one device gets one content tab per device (pymdownx.tabbed; Material's linked tabs keep the
 reader's choice across pages), the freshest first and the GPU before the CPU. No MkDocs import:
 the hook passes a ``url_for`` callback for asset URLs.
+
+A record file is untrusted (a pull request may change it), so every field of it that reaches the
+page goes through ``escape.py``, the renderer's one path: provenance fields through ``page_provenance`` (one line,
+no control characters), texts through ``clean_text``, then ``html.escape`` where they become HTML,
+and ``markdown_text`` where Markdown reads them (a tab's title). The record's example path names
+files only after ``safe_rel``, and a figure is served only when it is a PNG within the limits
+(``store.untrusted.figure_problem``).
 """
 
 from __future__ import annotations
@@ -23,10 +30,12 @@ from dataclasses import dataclass
 
 from pytorch_notes.comments import localize, map_line, shown_cells
 from pytorch_notes.parse import Example
-from pytorch_notes.render.kinds import Context, clean_text, kind_of
+from pytorch_notes.render.escape import clean_text, field, markdown_text, one_html_line, page_provenance, safe_rel
+from pytorch_notes.render.kinds import Context, kind_of, output_block
 from pytorch_notes.render.strings import STRINGS
 from pytorch_notes.store.model import Image, Record
 from pytorch_notes.store.records import STATE_RANK, DeviceOutputs, Freshness
+from pytorch_notes.store.untrusted import figure_problem
 
 __all__ = ["STRINGS", "Asset", "Links", "clean_text", "figure_assets", "render_example"]
 
@@ -47,17 +56,22 @@ def figure_assets(record: Record | None) -> dict[tuple[int, int], Asset]:
     """The PNG figures of a stored record, keyed by (cell index, position among outputs).
 
     Figures of a record of another device than the CPU carry the device kind in their file name
-    (``cell2-1.cuda.png``), so records of two devices never share a file."""
+    (``cell2-1.cuda.png``), so records of two devices never share a file. A figure that is not a PNG
+    within the limits (``store.untrusted.figure_problem``) has no file; the page says it is not shown.
+    The folder is named after the record's example through ``safe_rel`` (a record file is untrusted)."""
     assets: dict[tuple[int, int], Asset] = {}
     if record is None:
         return assets
-    tag = "" if record.device_kind == "cpu" else f".{record.device_kind}"
+    tag = "" if record.device_kind == "cpu" else f".{safe_rel(record.device_kind)}"
+    folder = asset_dir(safe_rel(record.example))
     for cell in record.cells:
         n = 0
         for pos, out in enumerate(cell.outputs):
             if isinstance(out, Image):
                 n += 1
-                path = f"{asset_dir(record.example)}/cell{cell.index + 1}-{n}{tag}.png"
+                if figure_problem(out):
+                    continue
+                path = f"{folder}/cell{int(cell.index) + 1}-{n}{tag}.png"
                 assets[(cell.index, pos)] = Asset(path, base64.b64decode(out.data))
     return assets
 
@@ -69,7 +83,7 @@ def _fence(source: str, line: int, title: str | None) -> str:
 
 
 def _provenance_parts(record: Record) -> list[str]:
-    p = record.provenance
+    p = page_provenance(record.provenance)
     parts = [p.device]
     if p.torch:
         parts.append(f"torch {p.torch}")
@@ -81,9 +95,12 @@ def _provenance_parts(record: Record) -> list[str]:
 
 
 def provenance_html(record: Record, t: dict) -> str:
-    """The provenance line, e.g. ``CPU · torch 2.13.0+cpu · Python 3.11.7 · 2026-11-22 · 1.4 s``."""
-    p, parts = record.provenance, _provenance_parts(record)
-    tip = t["provenance_help"].format(when=p.captured_at, platform=p.platform, sha=record.source_sha256[:12])
+    """The provenance line, e.g. ``CPU · torch 2.13.0+cpu · Python 3.11.7 · 2026-11-22 · 1.4 s``, with a
+    tooltip: the time, the platform, the source's hash and, when the record says, how the run was isolated."""
+    p, parts = page_provenance(record.provenance), _provenance_parts(record)
+    tip = t["provenance_help"].format(when=p.captured_at, platform=p.platform, sha=field(record.source_sha256[:12]))
+    if p.isolation:
+        tip += t["provenance_isolation"].format(isolation=p.isolation)
     return (f'<span class="pn-provenance__label">{t["captured"]}</span> '
             f'<span class="pn-provenance__facts" title="{html.escape(tip)}">{html.escape(" · ".join(parts))}</span>')
 
@@ -105,7 +122,7 @@ class Links:
 def report_url(links: Links, example: Example, record: Record | None, lang: str) -> str:
     """A link that opens a new issue pre-filled with the page, the language, the example and its provenance."""
     facts = " · ".join(_provenance_parts(record)) if record else "no outputs captured"
-    title = f"examples/{example.rel}: "
+    title = f"examples/{example.rel}: "  # the example on disk, not the record's name for it
     body = (f"Page: {links.page_url}\nLanguage: {lang}\nExample: examples/{example.rel}\n"
             f"Outputs captured on: {facts}\n\nWhat is wrong:\n")
     return f"{links.new_issue}?{urllib.parse.urlencode({'title': title, 'body': body})}"
@@ -114,7 +131,7 @@ def report_url(links: Links, example: Example, record: Record | None, lang: str)
 def device_label(record: Record) -> str:
     """A tab's name for a record's device: ``"CPU"``, or e.g. ``"NVIDIA H100 · CUDA 13.0"`` (the GPU's
     name without its memory size, which ``torch.cuda.get_device_name`` appends, and the CUDA version)."""
-    p = record.provenance
+    p = page_provenance(record.provenance)
     if p.device_kind == "cpu":
         return "CPU"
     name = re.sub(r"\s+\d+\s*GB\b.*$", "", p.device).strip() or p.device
@@ -122,8 +139,9 @@ def device_label(record: Record) -> str:
 
 
 def _notice(kind: str, title: str, body_html: str, detail: str = "") -> str:
-    """A Material admonition as one line of raw HTML; ``body_html`` is trusted, ``detail`` is escaped."""
-    extra = f'<pre><code>{html.escape(detail).replace(chr(10), "&#10;")}</code></pre>' if detail else ""
+    """A Material admonition as one line of raw HTML; ``body_html`` is trusted, ``detail`` is cleaned
+    (``clean_text``) and escaped."""
+    extra = f'<pre><code>{one_html_line(html.escape(clean_text(detail)))}</code></pre>' if detail else ""
     return (f'<div class="admonition {kind}"><p class="admonition-title">{html.escape(title)}</p>'
             f"<p>{body_html}</p>{extra}</div>")
 
@@ -153,7 +171,8 @@ def _device_blocks(example: Example, dev: DeviceOutputs, lang: str, url_for: Cal
     blocks: list[str] = []
     if dev.failure:
         f = dev.failure
-        blocks.append(_notice("failure", t["failed_title"], html.escape(t["failed"]), f"{f.location}: {f.message}"))
+        blocks.append(_notice("failure", t["failed_title"], html.escape(t["failed"]),
+                              f"{field(f.location)}: {f.message}"))
     if dev.state == "stale":
         blocks.append(_notice("warning", t["stale_title"], t["stale"]))
     assets = figure_assets(record)
@@ -180,8 +199,11 @@ def _device_blocks(example: Example, dev: DeviceOutputs, lang: str, url_for: Cal
                 # the figure's own titles, else the cell's caption="...", else a generic description
                 alt = (out.alt or str(cell.metadata.get("caption", ""))
                        or t["figure"].format(n=figures, example=example.rel, cell=cell.index + 1))
-                ctx = Context(t, url_for(asset.path), alt, **where)
-            rendered = kind_of(out).html(out, ctx)
+                ctx = Context(t, url_for(asset.path), alt, **where)  # cleaned where it is shown (kinds)
+            if isinstance(out, Image) and asset is None:  # refused by figure_assets
+                rendered = output_block(t["figure_refused"], "pn-output--stderr", t["stderr"], t)
+            else:
+                rendered = kind_of(out).html(out, ctx)
             if rendered:
                 if pos == 0:  # the cell's run time, in its first output's label
                     took = f' <span class="pn-output__time">{old.duration_s:.2f} s</span></span>'
@@ -249,7 +271,7 @@ def render_example(example: Example, fresh: Freshness, lang: str, url_for: Calla
         blocks, assets = _device_blocks(example, dev, lang, url_for, links)
         used += assets
         label = device_label(dev.record) + (t["stale_tab"] if dev.state != "fresh" else "")
-        out.append(f'=== "{label.replace(chr(34), chr(39))}"\n\n' + "\n\n".join(_indent(b) for b in blocks))
+        out.append(f'=== "{markdown_text(label)}"\n\n' + "\n\n".join(_indent(b) for b in blocks))
     out.append(_comparison(shown, t))
     return "\n\n".join(out) + "\n", used
 
@@ -275,10 +297,10 @@ def verification_line(records: list[Record], lang: str, pinned: str | None) -> s
     if not records:
         return ""
     t = STRINGS[lang]
-    when = max(r.provenance.captured_at for r in records)[:10]
+    when = max(field(r.provenance.captured_at) for r in records)[:10]
     kinds: dict[str, set[str]] = {}
     for r in records:
-        kinds.setdefault(device_label(r), set()).add(r.provenance.torch or "?")
+        kinds.setdefault(device_label(r), set()).add(field(r.provenance.torch or "?"))
     if lang == "en":
         devices = "; ".join(f"{name} (torch {', '.join(sorted(v))})" for name, v in sorted(kinds.items()))
     else:
@@ -286,6 +308,6 @@ def verification_line(records: list[Record], lang: str, pinned: str | None) -> s
     text = t["verified"].format(n=len(records), when=when, devices=devices)
     old = [r for r in records if pinned and _version(r.provenance.torch or "") < _version(pinned)]
     if old:
-        versions = ", ".join(sorted({r.provenance.torch or "?" for r in old}))
+        versions = ", ".join(sorted({field(r.provenance.torch or "?") for r in old}))
         text += " " + t["verified_old"].format(old=len(old), versions=versions, pinned=pinned)
     return f'<p class="pn-verified">{html.escape(text)}</p>'

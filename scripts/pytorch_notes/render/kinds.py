@@ -2,23 +2,32 @@
 notebook, and the lines ``make capture ARGS=--check`` compares between two runs.
 
 Adding a kind is one dataclass in ``store/model.py`` and one entry in ``KINDS`` here. Every text that
-comes from an example is untrusted: the HTML functions escape it (``html.escape``), and a
-``text/html`` result is sanitised with nh3 (Ammonia's allow-list, https://nh3.readthedocs.io) when
-nh3 is installed, else shown as escaped text. No MkDocs import; nh3 only when rendering pages.
+comes from an example or a record file is untrusted; it reaches HTML and notebooks only through
+``escape.py``, the renderer's one path for it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pytorch_notes.execute.runner import collapse_carriage_returns
+from pytorch_notes.execute import limits
+from pytorch_notes.render.escape import (  # re-exported: html.py and notebook.py import them from here
+    clean_text,
+    escaped_line,
+    field,
+    one_html_line,
+    sanitize_html,
+)
 from pytorch_notes.store.model import Display, Error, Image, Output, Stream
+from pytorch_notes.store.untrusted import figure_problem, page_text
 
 LONG_OUTPUT_LINES = 25  # more lines than this: the output is collapsed under a summary line
+FIGURE_ALT = 500  # characters of a figure's alt text and caption (what the capture keeps)
 
 
 @dataclass(frozen=True)
@@ -55,26 +64,10 @@ class Kind:
     compare: Callable[[Output], list[str]]
 
 
-_ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
-
-
-def clean_text(text: str) -> str:
-    """Captured text as a terminal would have left it: ANSI escapes stripped, carriage-return
-    rewrites (progress bars) collapsed with the rule the capture applies
-    (``execute.runner.collapse_carriage_returns``), so older records display the same way."""
-    return collapse_carriage_returns(_ANSI_RE.sub("", text)).removesuffix("\r")
-
-
-def _one_line(text: str) -> str:
-    """Escaped text as one line of HTML (newlines as character references), so Markdown leaves the raw
-    HTML block alone whatever the text holds."""
-    return html.escape(text).replace("\n", "&#10;")
-
-
 def output_block(text: str, classes: str, label: str, t: dict) -> str:
     """A labelled output block; text of more than ``LONG_OUTPUT_LINES`` lines is collapsed."""
     body = clean_text(text).rstrip("\n")
-    pre = f'<pre><code>{_one_line(body)}</code></pre>'
+    pre = f'<pre><code>{escaped_line(body)}</code></pre>'
     head = f'<span class="pn-output__label">{html.escape(label)}</span>'
     n = body.count("\n") + 1
     if n > LONG_OUTPUT_LINES:
@@ -89,14 +82,14 @@ def _lines(text: str) -> list[str]:
 
 # --- stream ----------------------------------------------------------------------------------------------
 
-def _stream_html(out: Stream, ctx: Context) -> str:
+def _stream_html(out: Stream, ctx: Context) -> str:  # output_block cleans the text
     if out.name == "stderr":
         return output_block(out.text, "pn-output--stderr", ctx.t["stderr"], ctx.t)
     return output_block(out.text, "pn-output--stdout", ctx.t["output"], ctx.t)
 
 
 def _stream_nb(out: Stream, ctx: Context) -> dict:
-    return {"output_type": "stream", "name": out.name, "text": _lines(out.text)}
+    return {"output_type": "stream", "name": out.name, "text": _lines(page_text(out.text))}
 
 
 def _stream_compare(out: Stream) -> list[str]:
@@ -105,27 +98,17 @@ def _stream_compare(out: Stream) -> list[str]:
 
 # --- a cell's value: text/plain, and text/html when the value has one ------------------------------------
 
-def sanitize_html(markup: str) -> str | None:
-    """``markup`` reduced to nh3's default allow-list (no scripts, handlers, styles or URLs with
-    dangerous schemes), or None when nh3 is not installed."""
-    try:
-        import nh3  # noqa: PLC0415 - only page rendering needs it
-    except ImportError:
-        return None
-    return nh3.clean(markup)
-
-
 def _display_html(out: Display, ctx: Context) -> str:
     rich = out.data.get("text/html")
     if rich is not None and (clean := sanitize_html(rich)) is not None:
-        body = clean.replace("\n", " ")
+        body = one_html_line(clean.replace("\n", " "))
         return (f'<div class="pn-output pn-output--html"><span class="pn-output__label">'
                 f'{html.escape(ctx.t["output"])}</span><div class="pn-output__html">{body}</div></div>')
     return output_block(out.data.get("text/plain", ""), "pn-output--display", ctx.t["output"], ctx.t)
 
 
 def _display_nb(out: Display, ctx: Context) -> dict:
-    data = {k: _lines(v) for k, v in out.data.items() if k == "text/plain"}
+    data = {k: _lines(page_text(v)) for k, v in out.data.items() if k == "text/plain"}
     if "text/html" in out.data and (clean := sanitize_html(out.data["text/html"])) is not None:
         data["text/html"] = _lines(clean)
     return {"output_type": "execute_result", "execution_count": ctx.execution_count, "data": data, "metadata": {}}
@@ -179,19 +162,26 @@ def _relocate(frame: list[str], line_map, show_code) -> list[str]:
     return [head, *rest]
 
 
+def _clean_error(out: Error) -> Error:
+    return dataclasses.replace(out, ename=field(out.ename), evalue=clean_text(out.evalue),
+                               traceback=clean_text(out.traceback))
+
+
 def _error_html(out: Error, ctx: Context) -> str:
+    out = _clean_error(out)
     label = ctx.t["raised"] if out.expected else ctx.t["failed_cell"]
     classes = "pn-output--raised" if out.expected else "pn-output--failure"
     summary = f"{out.ename}: {out.evalue}".strip().splitlines()[0] if out.evalue else out.ename  # escaped below
     tb = example_traceback(out, ctx.example_path, ctx.line_map, ctx.show_code)
     return (f'<div class="pn-output {classes}"><span class="pn-output__label">{html.escape(label)}</span>'
-            f'<details class="pn-output__traceback"><summary><code>{_one_line(summary)}</code></summary>'
-            f'<pre><code>{_one_line(tb)}</code></pre></details></div>')
+            f'<details class="pn-output__traceback"><summary><code>{escaped_line(summary)}</code></summary>'
+            f'<pre><code>{escaped_line(tb)}</code></pre></details></div>')
 
 
 def _error_nb(out: Error, ctx: Context) -> dict:
-    return {"output_type": "error", "ename": out.ename, "evalue": out.evalue,
-            "traceback": out.traceback.splitlines() or [f"{out.ename}: {out.evalue}"]}
+    ename, evalue, tb = field(out.ename), page_text(out.evalue), page_text(out.traceback)
+    return {"output_type": "error", "ename": ename, "evalue": evalue,
+            "traceback": tb.splitlines() or [f"{ename}: {evalue}"]}
 
 
 def _error_compare(out: Error) -> list[str]:
@@ -203,13 +193,17 @@ def _error_compare(out: Error) -> list[str]:
 def _image_html(out: Image, ctx: Context) -> str:
     if not ctx.figure_url:
         return ""
-    url, alt, full = html.escape(ctx.figure_url), html.escape(ctx.figure_alt), html.escape(ctx.t["full_size"])
+    url, full = html.escape(ctx.figure_url), html.escape(ctx.t["full_size"])
+    alt = html.escape(field(ctx.figure_alt, FIGURE_ALT))
+    width, height = (min(max(int(n), 1), limits.FIGURE_PIXELS) for n in (out.width, out.height))
     return (f'<figure class="pn-figure"><a href="{url}" class="pn-figure__full" title="{full}">'
-            f'<img src="{url}" alt="{alt}" width="{out.width}" height="{out.height}" loading="lazy"></a>'
+            f'<img src="{url}" alt="{alt}" width="{width}" height="{height}" loading="lazy"></a>'
             f'<figcaption>{alt}</figcaption></figure>')
 
 
 def _image_nb(out: Image, ctx: Context) -> dict:
+    if figure_problem(out):  # not a PNG within the limits: as on the page, a line says it is not shown
+        return {"output_type": "stream", "name": "stderr", "text": [ctx.t["figure_refused"] + "\n"]}
     return {"output_type": "display_data", "data": {"image/png": out.data}, "metadata": {}}
 
 

@@ -7,6 +7,13 @@ absolute link to the chapter, so that the file works once downloaded (Jupyter, C
 The ``.py`` download is the example with a comment header saying the same. Both show the
 example's comments in the reader's language (``comments.localize``). Standard library only;
 the tests validate the result with ``nbformat``.
+
+A record file is untrusted: its provenance goes through ``escape.page_provenance`` (one line each, no
+control characters) and, in the Markdown header, ``escape.markdown_text``; its outputs through the
+registry (``kinds.py``, control characters removed, ``text/html`` sanitised); its example path through
+``escape.safe_rel`` (it is written into inline code and a comment line); the code of a changed cell and
+its metadata are cleaned too. A device name can neither add HTML to the header, nor a line of code
+to the ``.py`` download.
 Format reference: https://nbformat.readthedocs.io/en/latest/format_description.html
 """
 
@@ -16,9 +23,11 @@ import json
 
 from pytorch_notes.comments import localize
 from pytorch_notes.parse import Example
+from pytorch_notes.render.escape import field, markdown_text, page_provenance, safe_rel
 from pytorch_notes.render.kinds import Context, kind_of
 from pytorch_notes.render.strings import STRINGS
 from pytorch_notes.store.model import Record, to_dict
+from pytorch_notes.store.untrusted import page_text
 
 HEADER = {
     "zh": {"intro": "这是示例 `examples/{rel}` 运行后的笔记本：代码和它真实运行时的输出。",
@@ -48,8 +57,9 @@ def _outputs(cell, count: int) -> list[dict]:
 
 
 def provenance_text(record: Record) -> str:
-    """Plain-text provenance, e.g. ``CPU · torch 2.13.0+cpu · Python 3.11.7 · 2026-11-22``."""
-    p = record.provenance
+    """Plain-text provenance, e.g. ``CPU · torch 2.13.0+cpu · Python 3.11.7 · 2026-11-22``: one line,
+    each field cleaned (``escape.page_provenance``); not yet safe for Markdown (``escape.markdown_text``)."""
+    p = page_provenance(record.provenance)
     parts = [p.device, f"torch {p.torch}"]
     if p.cuda:
         parts.append(f"CUDA {p.cuda}")
@@ -83,10 +93,10 @@ def build_notebook(record: Record, lang: str, chapter: str, chapter_url: str,
     Returns:
         The notebook as a JSON-ready dict (nbformat 4.5).
     """
-    rel = record.example
+    rel = example.rel if example is not None else safe_rel(record.example)
     t = HEADER[lang]
     parts = [f"# {notebook_title(chapter, rel)}", t["intro"].format(rel=rel),
-             t["captured"].format(facts=provenance_text(record))]
+             t["captured"].format(facts=markdown_text(provenance_text(record)))]
     if chapter and _is_absolute(chapter_url):
         parts.append(t["explained"].format(chapter=chapter, chapter_url=chapter_url))
     header = "\n\n".join(parts)
@@ -94,18 +104,19 @@ def build_notebook(record: Record, lang: str, chapter: str, chapter_url: str,
     now = {c.index: c for c in example.cells} if example is not None else {}
     for n, cell in enumerate(record.cells, start=1):
         current = now.get(cell.index)
-        source = current.source if current is not None and current.key == cell.key else cell.source
+        source = current.source if current is not None and current.key == cell.key else page_text(cell.source)
         meta = {}
         if cell.metadata.get("raises"):
             meta["tags"] = ["raises-exception"]  # Jupyter's "run all" goes on past this cell's error
         cells.append({"cell_type": "code", "id": f"cell-{n}", "execution_count": n, "metadata": meta,
                       "source": _lines(localize(source, lang)), "outputs": _outputs(cell, n)})
+    provenance = page_provenance(record.provenance)
     return {
         "nbformat": 4, "nbformat_minor": 5, "cells": cells,
         "metadata": {
             "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-            "language_info": {"name": "python", "version": record.provenance.python},
-            "pytorch_notes": {"provenance": to_dict(record.provenance), "source_sha256": record.source_sha256},
+            "language_info": {"name": "python", "version": provenance.python},
+            "pytorch_notes": {"provenance": to_dict(provenance), "source_sha256": field(record.source_sha256)},
         },
     }
 
@@ -118,7 +129,7 @@ def py_download(source: str, record: Record | None, chapter_urls: list[str], lan
     A shebang or an encoding line stays first, where Python looks for it. ``record`` None (never
     captured) leaves the capture line out.
     """
-    rel = record.example if record is not None else "?"
+    rel = safe_rel(record.example) if record is not None else "?"
     explained = "".join(f"# 讲解 · Explained: {url}\n" for url in chapter_urls if _is_absolute(url))
     header = PY_HEADER.format(rel=rel, facts=provenance_text(record) if record is not None else "–",
                               explained=explained)

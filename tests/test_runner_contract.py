@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -164,7 +165,7 @@ def test_timeout_kills_every_descendant(tmp_path, mode):
     if mode == "bwrap" and not Supervisor(ROOT, kind="cpu").sandbox.bwrap:
         pytest.skip("bubblewrap cannot start here")
     kw = _children_env(tmp_path, "hang")
-    r = run("procs/leaves_children.py", timeout_s=3, mode=mode, **kw)
+    r = run("procs/leaves_children.py", timeout_s=2, mode=mode, **kw)
     assert r.status == "timeout" and "cell 2" in r.message, r.message
     assert r.wall_s < 15
     assert alive_with(kw["extra_env"]["PN_TEST_TOKEN"]) == []
@@ -273,3 +274,24 @@ def _git_status() -> str:
     """Changes under the fixtures (the whole tree may be in the middle of someone's edit)."""
     return subprocess.run(["git", "status", "--porcelain", "--untracked-files=all", "--ignored", "--", str(FIXTURES)],
                           cwd=ROOT, capture_output=True, text=True, check=True).stdout
+
+
+def test_a_cpu_only_torch_is_described_without_importing_it_and_as_torch_itself_says(tmp_path, monkeypatch):
+    """The capture probes the device once; a torch built without CUDA or ROCm is read from its version file
+    (70 ms instead of importing torch, ~2 s): the same facts torch reports once imported."""
+    import torch
+
+    fast = prov.cpu_only_torch()
+    if torch.version.cuda is None and torch.version.hip is None:
+        assert fast == torch.__version__
+        assert prov.device() == {"device": "CPU", "device_kind": "cpu", "driver": None, "torch": torch.__version__,
+                                 "cuda": None}
+    else:
+        assert fast is None  # a build that may see a GPU is asked
+    fake = tmp_path / "torch"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("")
+    (fake / "version.py").write_text("__version__ = '2.11.0+cu130'\ncuda = '13.0'\nhip = None\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "torch")
+    assert prov.cpu_only_torch() is None, "a CUDA build is never taken for a CPU one"

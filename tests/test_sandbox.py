@@ -5,6 +5,7 @@ capture makes of it (issue 26, items 1-3 and 7)."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -332,7 +333,7 @@ def test_a_timeout_in_a_deep_recursion_names_the_running_line(write_example, exa
                 pass
 
         dive(5000)
-        ''', timeout_s=2)
+        ''', timeout_s=1)
     assert r.status == "timeout" and r.error_line in (8, 9), (r.error_line, r.message)  # the loop, not line 2 or 11
 
 
@@ -374,3 +375,202 @@ def test_default_limits_bound_memory_on_the_cpu_only(kind):
     limits = default_limits(kind)
     assert (limits.memory_bytes is not None) == (kind == "cpu")  # CUDA reserves far more address space
     assert limits.oom_score_adj == 1000 and limits.file_bytes and limits.processes
+
+
+# --- what a hostile contributor tried next (the audit of 2026-11-25) -----------------------------
+
+def test_the_kernels_settings_are_read_only(write_example, examples_dir):
+    """As root without capabilities, /proc/sys is writable unless mounted read-only, and core_pattern alone
+    runs a program of the example's as root outside the sandbox. The example writes back the value it
+    read, so the host is unchanged even where the defence is missing."""
+    require_bwrap()
+    r = run(write_example, examples_dir, '''
+        # %%
+        for path in ("/proc/sys/vm/swappiness", "/proc/sys/kernel/core_pattern"):
+            value = open(path).read()
+            try:
+                with open(path, "w") as f:
+                    f.write(value)
+                print(path, "written")
+            except OSError as exc:
+                print(path, type(exc).__name__, exc.errno)
+        ''', mode="bwrap")
+    assert r.ok, r.message
+    assert stdout(r, 0) == "/proc/sys/vm/swappiness OSError 30\n/proc/sys/kernel/core_pattern OSError 30\n"
+
+
+def test_etc_shows_an_allow_list(write_example, examples_dir):
+    from pytorch_notes.execute.sandbox import ETC_ALLOWED
+
+    require_bwrap()
+    hidden = sorted(n for n in os.listdir("/etc") if n not in ETC_ALLOWED and os.path.isfile(f"/etc/{n}"))[:20]
+    r = run(write_example, examples_dir, f'''
+        # %%
+        import os
+        print([n for n in {hidden!r} if os.path.exists("/etc/" + n)])
+        print(os.path.exists("/etc/passwd"), os.path.exists("/etc/ld.so.cache"))
+        ''', mode="bwrap")
+    assert r.ok and hidden, r.message
+    assert stdout(r, 0) == "[]\nTrue True\n"
+
+
+def test_tmp_and_shared_memory_are_bounded_and_so_is_the_disk(write_example, examples_dir, isolation):
+    limits = Limits(tmpfs_bytes=8 << 20, disk_bytes=24 << 20)
+    r = run(write_example, examples_dir, '''
+        # %%
+        import os
+        for where in ("/tmp", "/dev/shm"):
+            try:
+                with open(os.path.join(where, "fill"), "wb") as f:
+                    f.write(b"x" * (16 << 20))
+                print(where, "took 16 MiB")
+            except OSError as exc:
+                print(where, "refused", exc.errno)
+        # %%
+        import time
+        for i in range(40):
+            with open(f"chunk{i}", "wb") as f:
+                f.write(b"x" * (1 << 20))
+            time.sleep(0.05)
+        print("wrote 40 MiB")
+        ''', mode=isolation, limits=limits)
+    assert r.status == "failed" and "wrote more than" in r.message and "GiB to the disk" in r.message, r.message
+    if isolation == "bwrap":
+        assert stdout(r, 0) == "/tmp refused 28\n/dev/shm refused 28\n"
+
+
+def test_a_daemon_that_leaves_the_session_dies_with_its_run_without_a_sandbox_too(write_example, examples_dir,
+                                                                                  isolation):
+    token = f"pn-test-{uuid.uuid4().hex}"
+    r = run(write_example, examples_dir, f'''
+        # %%
+        import os, subprocess, sys
+        if os.fork() == 0:
+            os.setsid()
+            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", "{token}"])
+            os._exit(0)
+        import time
+        time.sleep(0.5)
+        print("leaving", flush=True)
+        os._exit(0)
+        ''', mode=isolation)
+    assert r.status == "crashed" and "os._exit(0)" in r.message, r.message
+    assert alive_with(token) == []
+
+
+def test_an_in_place_edit_that_restores_the_modification_time_is_still_seen(write_example, examples_dir):
+    victim = write_example("ch/victim.py", "# %%\nprint('the reviewed code')\n")
+    r = run(write_example, examples_dir, f'''
+        # %%
+        import os
+        st = os.stat({str(victim)!r})
+        with open({str(victim)!r}, "r+") as f:
+            f.write("# %%\\nprint('the forged code!!')\\n"[:st.st_size])
+        os.utime({str(victim)!r}, ns=(st.st_atime_ns, st.st_mtime_ns))
+        ''', mode="supervised")
+    assert r.status == "failed" and "changed examples/ch/victim.py" in r.message, r.message
+
+
+def test_an_example_that_replaces_exec_cannot_turn_a_failing_cell_into_a_success(write_example, examples_dir):
+    r = run(write_example, examples_dir, '''
+        # %%
+        import builtins
+        real_exec = builtins.exec
+        def forgiving(code, *args):
+            try:
+                real_exec(code, *args)
+            except Exception:
+                print("loss: 0.0012")
+        builtins.exec = forgiving
+        # %%
+        result = 1 / 0
+        ''')
+    assert r.status == "failed" and "ZeroDivisionError" in r.message, r.message
+
+
+def test_a_worktree_or_submodule_checkout_is_sandboxed_too(write_example, examples_dir):
+    """There ``.git`` is a file naming the real repository; it is hidden as the folder is elsewhere."""
+    require_bwrap()
+    (examples_dir.parent / ".git").write_text("gitdir: /somewhere/else/.git/worktrees/x\n")
+    r = run(write_example, examples_dir, '''
+        # %%
+        import os
+        try:
+            print(repr(open(os.path.join(os.path.dirname(__file__), "../../.git")).read()))
+        except OSError as exc:
+            print(type(exc).__name__)
+        ''', mode="bwrap")
+    assert r.ok, r.message
+    assert stdout(r, 0) in ("''\n", "PermissionError\n"), stdout(r, 0)
+
+
+@pytest.mark.parametrize("forged", [
+    '{"kind": "end", "ok": true, "duration_s": 1' + "0" * 400 + "}",
+    '{"kind": "cell", "index": -9, "line": 2, "ok": false, "duration_s": 0.1, "outputs": []}',
+    '{"kind": "end", "ok": true, "duration_s": NaN}',
+    "[" * 100_000 + "]" * 100_000,
+])
+def test_forged_report_lines_fail_the_run_and_never_the_capture(write_example, examples_dir, forged):
+    r = run(write_example, examples_dir, f'''
+        # %%
+        import os
+        def target(n):
+            try:
+                return os.readlink(f"/proc/self/fd/{{n}}")
+            except OSError:
+                return ""
+        fd = next(int(n) for n in os.listdir("/proc/self/fd") if target(n).endswith("/results"))
+        os.write(fd, {forged!r}.encode() + b"\\n")
+        print("forged")
+        ''')
+    assert r.status == "failed" and "cannot be trusted" in r.message, r.message
+
+
+@pytest.mark.parametrize(("line", "why"), [
+    ('{"kind": "cell", "index": -9, "line": 2, "ok": true, "duration_s": 0.1, "outputs": []}', "integer index"),
+    ('{"kind": "cell", "index": 0, "line": 2, "ok": true, "duration_s": 1e400, "outputs": []}', "duration"),
+    ('{"kind": "end", "ok": true, "duration_s": NaN}', "malformed record"),
+    ('{"kind": "start", "index": 0, "offsets": [-1, 0]}', "malformed record"),
+    ('{"kind": "exit", "status": 1' + "0" * 400 + ', "line": 3}', "malformed record"),
+])
+def test_numbers_no_run_reports_are_refused_by_the_reader(tmp_path, line, why):
+    from pytorch_notes.execute.outcome import read_report
+
+    path = tmp_path / "results"
+    path.write_text(line + "\n", encoding="utf-8")
+    report = read_report(path)
+    assert not report.cells and report.end is None and report.exit is None and not report.starts
+    assert len(report.problems) == 1 and why in report.problems[0], report.problems
+
+
+def test_a_flooded_position_channel_is_read_within_bounds(tmp_path):
+    import tracemalloc
+
+    from pytorch_notes.execute.outcome import read_position
+
+    flood = tmp_path / "position"
+    flood.write_bytes(b"x" * 40_000_000)  # read whole, as it once was, it took 40 MB of the capture's memory
+    tracemalloc.start()
+    try:
+        assert read_position(flood) is None
+        assert tracemalloc.get_traced_memory()[1] < 1_000_000
+    finally:
+        tracemalloc.stop()
+    flood.write_bytes(b"3 17\n" + b" " * 10_000_000)
+    assert read_position(flood) == (3, 17)
+
+
+def test_a_scratch_tree_thousands_of_folders_deep_is_removed(write_example, examples_dir):
+    r = run(write_example, examples_dir, '''
+        # %%
+        import os
+        for _ in range(2000):
+            os.mkdir("d")
+            os.chdir("d")
+        print("deep")
+        ''')
+    assert r.ok, r.message
+    from pytorch_notes.execute import rundir
+
+    assert not [d for d in Path(rundir.tempfile.gettempdir()).glob("pn-run-*")
+                if (d / "owner.pid").exists() and (d / "owner.pid").read_text().split()[0] == str(os.getpid())]

@@ -40,7 +40,9 @@ def test_page_text_removes_every_control_character_but_newline_tab_and_carriage_
 def test_terminal_text_shows_control_characters_instead_of_obeying_them():
     shown = terminal_text(HOSTILE)
     assert not any(ch in shown for ch in "\x1b\x07\x00\x7f\x9b\u202e\u2066\r")
-    assert shown.startswith("a\\x1b[2J\\x1b]0;title\\x07b\\x00c\\x7fd\\x9be\\u202ef\\u2066g\\x0dh\n\ti")
+    assert shown.startswith("a\\x1b[2J\\x1b]0;title\\x07b\\x00c\\x7fd\\x9be\\u202ef\\u2066g\\x0dh\n    \ti")
+    assert terminal_text("x\n[2/2] examples/ch/a.py: ok") == "x\n    [2/2] examples/ch/a.py: ok", \
+        "a message cannot print a line that looks like the command's own"
 
 
 def test_secret_values_of_the_environment_are_removed_and_short_or_ordinary_values_kept():
@@ -139,3 +141,12 @@ def test_a_huge_figure_is_scaled_down_at_capture(write_example, examples_dir):
     width, height = png_size(base64.b64decode(image.data))
     assert max(width, height) <= limits.FIGURE_PIXELS and max(image.width, image.height) <= limits.FIGURE_PIXELS
     assert len(base64.b64decode(image.data)) <= limits.FIGURE_BYTES
+
+
+def test_the_committed_store_holds_only_what_a_capture_writes():
+    """Every CPU record in examples/_outputs passes ``validate_outputs.py --device cpu``: clean, bounded,
+    isolation recorded, cells those of the example. A record edited by hand in a pull request fails here."""
+    from pytorch_notes.store.validate import validate
+
+    report = validate(kind="cpu")
+    assert report.ok, report.problems[:10]

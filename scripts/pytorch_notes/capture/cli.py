@@ -145,6 +145,10 @@ def main(argv: list[str] | None = None, examples_dir: Path = EXAMPLES_DIR) -> in
         _say(f"capture: --isolation bwrap: {exc}", sys.stderr)
         return 2
     print(f"capture: {runs.sandbox.describe()}")
+    if not runs.sandbox.bwrap and (names := Secrets(os.environ).names):
+        _say(f"capture: warning: without the sandbox an example can read this process's environment and files, "
+             f"and {', '.join(names)} are set here; only their exact and simply encoded values are removed from "
+             "what is stored. Unset them, or capture where bubblewrap runs.", sys.stderr)
     if args.check:
         return check(examples, args.jobs, runs, examples_dir) or (1 if malformed else 0)
     return _capture(examples, malformed, runs, args, examples_dir)

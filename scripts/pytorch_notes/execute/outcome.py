@@ -54,15 +54,21 @@ class Report:
     problems: list[str] = field(default_factory=list)
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+def _is_int(v, low: int = 0, high: int = 10_000_000) -> bool:
+    """An int (not a bool) in ``[low, high)``: indexes, lines, statuses and offsets of a real run."""
+    return isinstance(v, int) and not isinstance(v, bool) and low <= v < high
+
+
+def _is_seconds(v) -> bool:
+    """A finite, non-negative duration in seconds below a day."""
+    return isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v < 86_400
 
 
 def _cell_problem(rec: dict) -> str:
-    if not (_is_int(rec.get("index")) and _is_int(rec.get("line")) and isinstance(rec.get("ok"), bool)):
+    if not (_is_int(rec.get("index")) and _is_int(rec.get("line"), 1) and isinstance(rec.get("ok"), bool)):
         return "a cell record without an integer index and line and a boolean ok"
-    if not isinstance(rec.get("duration_s"), int | float) or isinstance(rec.get("duration_s"), bool):
-        return "a cell record without a numeric duration"
+    if not _is_seconds(rec.get("duration_s")):
+        return "a cell record without a duration in seconds"
     if not isinstance(rec.get("outputs"), list) or not all(isinstance(o, dict) for o in rec["outputs"]):
         return "a cell record whose outputs are not a list of objects"
     return ""
@@ -85,7 +91,7 @@ def read_report(path: Path) -> Report:
             continue
         try:
             rec = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: arrays nested thousands deep
             if n < len(lines) - 1 or report.end is not None:  # only the very last line may be cut by a kill
                 report.problems.append(f"line {n} of the report is not JSON")
             continue
@@ -93,13 +99,13 @@ def read_report(path: Path) -> Report:
         if report.end is not None and kind is not None:
             report.problems.append(f"line {n}: a {kind!r} record after the end")
         elif kind == "start" and _is_int(rec.get("index")) and isinstance(rec.get("offsets"), list) \
-                and len(rec["offsets"]) == 2 and all(_is_int(o) and o >= 0 for o in rec["offsets"]):
+                and len(rec["offsets"]) == 2 and all(_is_int(o, 0, 1 << 62) for o in rec["offsets"]):
             report.starts[rec["index"]] = rec["offsets"]
         elif kind == "cell" and not (why := _cell_problem(rec)):
             report.cells.append(rec)
-        elif kind == "exit" and _is_int(rec.get("status")) and _is_int(rec.get("line")):
+        elif kind == "exit" and _is_int(rec.get("status"), -(1 << 31), 1 << 31) and _is_int(rec.get("line")):
             report.exit = report.exit or rec
-        elif kind == "end" and isinstance(rec.get("ok"), bool) and isinstance(rec.get("duration_s"), int | float):
+        elif kind == "end" and isinstance(rec.get("ok"), bool) and _is_seconds(rec.get("duration_s")):
             report.end = rec
         else:
             report.problems.append(f"line {n}: " + (why if kind == "cell" else "an unknown or malformed record"))
@@ -195,10 +201,12 @@ def stack_line(dump: str, example_path: str) -> int:
 def read_position(path: Path) -> tuple[int, int] | None:
     """(cell index, line) from the position channel, or None when it holds nothing sensible."""
     try:
-        parts = path.read_text(encoding="ascii", errors="replace").split()
-        return (int(parts[0]), int(parts[1])) if len(parts) >= 2 else None
+        with open(path, "rb") as f:  # the example could write gigabytes into it: the first 64 bytes only
+            parts = f.read(64).decode("ascii", errors="replace").split()
+        found = (int(parts[0]), int(parts[1])) if len(parts) >= 2 else None
     except (OSError, ValueError):
         return None
+    return found if found and 0 <= found[0] < 1_000_000 and 0 < found[1] < 10_000_000 else None
 
 
 def output_since(paths: tuple[Path, Path], offsets: list[int] | None, limit: int) -> str:

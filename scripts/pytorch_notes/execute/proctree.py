@@ -107,6 +107,48 @@ def _signal(pid: int, sig: int) -> None:
         pass
 
 
+def _start_ticks(pid: int) -> int | None:
+    """When ``pid`` started, in clock ticks since boot (``/proc/<pid>/stat`` field 22), or None if gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            raw = f.read().decode("ascii", "replace")
+        return int(raw[raw.rfind(")") + 2:].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def now_ticks() -> int:
+    """Clock ticks since boot now (``/proc/uptime``), comparable with ``_start_ticks``; 0 elsewhere than Linux."""
+    try:
+        with open("/proc/uptime", encoding="ascii") as f:
+            return int(float(f.read().split()[0]) * os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError):
+        return 0
+
+
+def kill_started_since(since: int, deadline_s: float = 2.0) -> list[int]:
+    """SIGKILL every descendant of this process that started at ``since`` (``now_ticks``) or later, and
+    reap those that are its own children. With this process a subreaper (``become_subreaper``), that is
+    everything a run started, a daemon that left the run's session by ``setsid`` included: the fallback
+    without a sandbox, one run at a time, calls it after each run. Returns the pids killed."""
+    killed: list[int] = []
+    end = time.monotonic() + deadline_s
+    while time.monotonic() < end:
+        pids = [p for p in descendants(os.getpid()) if (t := _start_ticks(p)) is not None and t >= since]
+        if not pids:
+            break
+        for pid in pids:
+            _signal(pid, signal.SIGKILL)
+        killed += [p for p in pids if p not in killed]
+        time.sleep(0.005)
+    for pid in killed:
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            pass
+    return killed
+
+
 def reap_children() -> None:
     """Collect the exit status of this process's finished children (orphans re-parented to it)."""
     while True:

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib.util
 import platform
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 NVIDIA_VERSION_FILE = "/proc/driver/nvidia/version"
 # e.g. "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.129.03  Thu Oct 19 18:56:32 UTC 2023"
@@ -92,12 +94,32 @@ def nvidia_driver() -> str | None:
 DEVICE_FIELDS = ("device", "device_kind", "driver", "torch", "cuda")
 
 
+def cpu_only_torch() -> str | None:
+    """``torch.__version__`` when the installed torch is a build without CUDA or ROCm (``torch/version.py``
+    says ``cuda = None`` and ``hip = None``), read without importing torch; else None (no torch, or one
+    that may see a GPU and must be asked)."""
+    try:
+        spec = importlib.util.find_spec("torch")
+        text = Path(spec.origin).with_name("version.py").read_text(encoding="utf-8") if spec and spec.origin else ""
+        values = {t.id: node.value.value for node in ast.parse(text).body
+                  if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Constant)
+                  for t in (node.targets if isinstance(node, ast.Assign) else [node.target]) if isinstance(t, ast.Name)}
+    except (ImportError, OSError, SyntaxError, ValueError):
+        return None
+    version = values.get("__version__")
+    return version if isinstance(version, str) and values.get("cuda", "") is None and values.get("hip", "") is None \
+        else None
+
+
 def device() -> dict | None:
     """The device fields of a provenance as torch sees this machine: ``device`` ("CPU" without CUDA, else
     ``torch.cuda.get_device_name(0)``), ``device_kind`` (``cpu``/``cuda``), ``driver`` (NVIDIA driver
     version on CUDA, else None), ``torch`` (``torch.__version__``) and ``cuda`` (``torch.version.cuda`` on
-    CUDA, else None). None when torch is not installed. Imports torch (about 1.8 s on a 2-core machine)."""
+    CUDA, else None). None when torch is not installed. A torch built without CUDA or ROCm (``cpu_only_torch``)
+    is described from its version file; any other is imported and asked (about 1.8 s on a 2-core machine)."""
     torch = sys.modules.get("torch")
+    if torch is None and (version := cpu_only_torch()) is not None:
+        return {"device": "CPU", "device_kind": "cpu", "driver": None, "torch": version, "cuda": None}
     if torch is None:
         try:
             import torch  # noqa: PLC0415 - costly; only when asked
@@ -129,3 +151,16 @@ def provenance(sources: list[str], found: dict | None, isolation: str) -> dict:
     if found is not None:
         info.update({k: found[k] for k in DEVICE_FIELDS})
     return info
+
+
+@functools.cache
+def host_device() -> dict | None:
+    """``provenance.device()`` of this process, found once (it imports torch: ~1.8 s): the device the
+    examples run on, since they run this interpreter. None when torch is not installed."""
+    return device()
+
+
+def this_device_kind() -> str:
+    """``"cuda"`` if torch is importable here and sees a CUDA device, else ``"cpu"`` (``host_device``)."""
+    found = host_device()
+    return found["device_kind"] if found is not None else "cpu"

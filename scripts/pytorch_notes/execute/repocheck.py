@@ -2,7 +2,7 @@
 
 Without bubblewrap (``sandbox.py``) an example's process could write anywhere its user may, so the
 capture takes a snapshot of the repository before a run and compares after it: every file added,
-removed or changed (size, modification time, inode, mode, or the target of a symlink) fails the run,
+removed or changed (size, modification or change time, inode, mode, or a symlink's target) fails the run,
 naming each path. Left out: bytecode that Python writes for itself (``__pycache__`` folders and
 ``sys.pycache_prefix``) and the caches of the linters and of pytest at the top (``TOOL_CACHES``),
 which a contributor's editor rewrites at any moment. Anything else that changes during a run, an
@@ -29,8 +29,9 @@ def _skipped(path: str, pycache: str | None, top: bool) -> bool:
 
 
 def snapshot(root: Path) -> Snapshot:
-    """``{relative path: (kind, size, mtime_ns, inode, mode, link target)}`` of everything under ``root``
-    (symlinks not followed), without bytecode caches."""
+    """``{relative path: (kind, size, mtime_ns, ctime_ns, inode, mode, link target)}`` of everything under
+    ``root`` (symlinks not followed), without bytecode caches. The change time is the one an example cannot
+    set back (``os.utime`` sets the modification time, and changes the change time doing so)."""
     pycache = os.path.realpath(sys.pycache_prefix) if sys.pycache_prefix else None
     found: Snapshot = {}
     todo = [str(root)]
@@ -53,7 +54,7 @@ def snapshot(root: Path) -> Snapshot:
                     found[rel] = ("dir", st.st_mode)
                     todo.append(entry.path)
             else:
-                found[rel] = ("file", st.st_size, st.st_mtime_ns, st.st_ino, st.st_mode)
+                found[rel] = ("file", st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_mode)
     return found
 
 

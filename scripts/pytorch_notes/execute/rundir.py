@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -43,9 +44,34 @@ def sweep_stale_run_dirs() -> None:
             remove(old)
 
 
+CHANNELS = ("results", "stdout", "stderr", "stack")  # written by the child, appended to
+FOLDERS = ("work", "tmp", "home", "mpl")  # the example's scratch: working directory, TMPDIR, HOME, MPLCONFIGDIR
+
+
+def prepare(tmp: Path) -> tuple[dict[str, Path], dict[str, Path], dict[str, int]]:
+    """(folders, files, fds) of a run in ``tmp``: the scratch ``FOLDERS``, made; the channel files and their
+    descriptors, open for the child (``CHANNELS`` for appending; ``position``, rewritten in place; ``info``,
+    bubblewrap's), all close-on-exec but those passed on. The caller closes the fds once the child started."""
+    folders = {k: tmp / k for k in FOLDERS}
+    for folder in folders.values():
+        folder.mkdir()
+    files = {k: tmp / k for k in (*CHANNELS, "position", "info")}
+    fds = {k: os.open(files[k], os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600) for k in CHANNELS}
+    fds["position"] = os.open(files["position"], os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    fds["info"] = os.open(files["info"], os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    return folders, files, fds
+
+
 def remove(tmp: Path) -> None:
+    """Delete a run folder, whatever the example left in it. Never raises: ``shutil.rmtree`` recurses once
+    per level (Python 3.11), so a tree thousands of folders deep, which an example can make, raises
+    RecursionError; ``rm -rf`` takes over then."""
     for _ in range(3):  # a process killed a moment ago may still drop a file
-        shutil.rmtree(tmp, ignore_errors=True)
+        try:
+            shutil.rmtree(tmp, ignore_errors=True)
+        except RecursionError:
+            subprocess.run(["rm", "-rf", "--", str(tmp)], check=False, timeout=300, stdin=subprocess.DEVNULL,
+                           capture_output=True)
         if not tmp.exists():
             return
         time.sleep(0.05)

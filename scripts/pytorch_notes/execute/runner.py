@@ -77,7 +77,9 @@ else:  # run by path in the child: this folder is sys.path[0]
 
 __all__ = ["REPO_ROOT", "collapse_carriage_returns", "frame_path", "main", "run_cell", "valid_text"]
 
-_real_exit = os._exit  # the runner's own reference, taken before any example code runs
+# The runner's own references, taken before any example code runs: an example that replaces one of them
+# (builtins.exec swallowing exceptions, say) does not change how later cells run or are judged.
+_real_exit, _parse, _compile, _exec, _eval = os._exit, ast.parse, builtins.compile, builtins.exec, builtins.eval
 MAX_FRAMES = 200  # innermost frames kept in a traceback (a deep recursion has thousands)
 
 
@@ -184,11 +186,11 @@ def run_cell(cell: dict, path: str, namespace: dict, files: FdFiles) -> tuple[li
     sys.stdout, sys.stderr = PyStream("stdout", 1, files), PyStream("stderr", 2, files)
     ok = True
     try:
-        tree = ast.parse("\n" * (cell["line"] - 1) + cell["source"], filename=path)
+        tree = _parse("\n" * (cell["line"] - 1) + cell["source"], filename=path)
         last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-        exec(compile(tree, path, "exec"), namespace)
+        _exec(_compile(tree, path, "exec"), namespace)
         if last is not None:
-            value = eval(compile(ast.Expression(last.value), path, "eval"), namespace)
+            value = _eval(_compile(ast.Expression(last.value), path, "eval"), namespace)
             shown = _display(value)
             if shown:
                 files.drain()

@@ -5,10 +5,11 @@ bubblewrap (``bwrap``, Flatpak's sandbox: https://github.com/containers/bubblewr
 here:
 
 * the file system is read-only and shows only what running Python needs: the system folders (``/usr``,
-  ``/lib*``, ``/bin``, ``/etc`` without its shadow files), the interpreter's prefixes and ``sys.path``,
-  and the example's repository without ``.git`` (whose config may hold a CI token); the run's scratch
-  folders (working directory, ``HOME``, ``TMPDIR``, matplotlib's cache) are the only writable places;
-  ``/tmp`` and ``/dev/shm`` are private and empty;
+  ``/lib*``, ``/bin``, ``/sys``), an allow-list of ``/etc`` (``ETC_ALLOWED``), the interpreter's
+  prefixes and ``sys.path``, and the example's repository without ``.git`` (whose config may hold a CI
+  token); the run's scratch folders (working directory, ``HOME``, ``TMPDIR``, matplotlib's cache) are
+  the only writable places; ``/tmp`` and ``/dev/shm`` are private, empty and of bounded size; the
+  kernel's settings under ``/proc`` are read-only (``PROC_READ_ONLY``);
 * no network (``--unshare-net``: only a loopback), its own PID, IPC and UTS namespaces (host name
   ``sandbox``): every process the example starts dies with it (the kernel ends a PID namespace with
   its first process, and ``--die-with-parent`` ends the sandbox with the capture);
@@ -51,9 +52,17 @@ ALLOWED = ("PATH", "LANG", "LANGUAGE", "TZ", "LD_LIBRARY_PATH", "PYTHONPATH", "P
 # Set for every run: reproducible, non-interactive.
 FIXED_ENV = {"MPLBACKEND": "Agg", "PYTHONHASHSEED": "0", "PYTHONUNBUFFERED": "1", "PYTHONIOENCODING": "utf-8",
              "TQDM_DISABLE": "1"}
-SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/sys")
-MASKED_FILES = ("/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/sudoers")
-MASKED_DIRS = ("/etc/ssh", "/etc/sudoers.d", "/etc/ssl/private")
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/sys")
+# What of /etc an example sees: what the loader, the C library and Python read (an allow-list: /etc holds
+# the machine's credentials, from shadow files to a CI runner's or npm's tokens, readable by root).
+ETC_ALLOWED = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "timezone", "passwd", "group",
+               "nsswitch.conf", "host.conf", "hosts", "gai.conf", "os-release", "debian_version", "lsb-release",
+               "alternatives", "fonts", "mime.types", "magic", "locale.alias", "locale.gen", "matplotlibrc",
+               "ssl/certs", "ca-certificates", "python3", "python3.10", "python3.11", "python3.12", "python3.13")
+# What of the kernel's /proc an example may not change: the host's settings (/proc/sys: as root without
+# capabilities, core_pattern alone runs a program of the example's as root outside the sandbox), IRQs,
+# PCI configuration. bubblewrap skips /proc/sys when root cannot access() it for writing; we do not.
+PROC_READ_ONLY = ("sys", "irq", "bus", "fs", "sysrq-trigger", "acpi", "scsi", "tty", "driver", "sysvipc")
 GPU_DEVICES = ("/dev/nvidia*", "/dev/nvidia-caps", "/dev/dri")
 
 
@@ -66,12 +75,17 @@ class Limits:
         file_bytes: largest file it may write (``RLIMIT_FSIZE``).
         processes: processes and threads of its user (``RLIMIT_NPROC``; not applied by the kernel to root).
         oom_score_adj: its ``/proc/self/oom_score_adj`` (1000: the first the out-of-memory killer takes).
+        disk_bytes: how much of the disk the run's scratch folders may take (the supervisor watches the
+            file system's free space and ends a run that takes more: ``supervise``).
+        tmpfs_bytes: the size of the sandbox's own ``/tmp`` and of its ``/dev/shm`` (memory, each).
     """
 
     memory_bytes: int | None = None
-    file_bytes: int = 1 << 30
+    file_bytes: int = 512 << 20
     processes: int = 4096
     oom_score_adj: int = 1000
+    disk_bytes: int = 4 << 30
+    tmpfs_bytes: int = 1 << 30
 
     def as_spec(self) -> dict:
         return asdict(self)
@@ -170,24 +184,32 @@ class Sandbox:
                 f"install bubblewrap for a sandbox)")
 
     def command(self, argv: list[str], run: Path, writable: list[Path], readable: list[Path],
-                info_fd: int | None = None) -> list[str]:
+                info_fd: int | None = None, limits: Limits | None = None) -> list[str]:
         """``argv`` wrapped for this sandbox (unchanged in the fallback). ``run`` is the run's folder,
         ``writable`` the folders inside it the example may write, ``readable`` the files it may read;
-        ``info_fd`` receives bubblewrap's JSON about the sandbox (its first process: ``child-pid``)."""
+        ``info_fd`` receives bubblewrap's JSON about the sandbox (its first process: ``child-pid``);
+        ``limits.tmpfs_bytes`` sizes its ``/tmp`` and ``/dev/shm``."""
         if not self.bwrap:
             return argv
+        size = str((limits or Limits()).tmpfs_bytes)
         cmd = [self.bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
                "--hostname", "sandbox", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-               "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/dev/shm"]
+               "--dev", "/dev", "--proc", "/proc", "--size", size, "--tmpfs", "/tmp",
+               "--size", size, "--tmpfs", "/dev/shm"]
+        cmd += [x for name in PROC_READ_ONLY if os.path.exists(f"/proc/{name}")
+                for x in ("--ro-bind", f"/proc/{name}", f"/proc/{name}")]
         for link in SYSTEM_DIRS:  # merged /usr: /bin, /lib, /lib64 are links (the ELF loader's path among them)
             if os.path.islink(link):
                 cmd += ["--symlink", os.readlink(link), link]
         for folder in _readable_roots(self.root):
             cmd += ["--ro-bind", folder, folder]
-        if (self.root / ".git").exists():
-            cmd += ["--tmpfs", str(self.root / ".git")]
-        cmd += [x for f in MASKED_FILES if os.path.isfile(f) for x in ("--ro-bind", "/dev/null", f)]
-        cmd += [x for d in MASKED_DIRS if os.path.isdir(d) for x in ("--tmpfs", d)]
+        for name in ETC_ALLOWED:
+            cmd += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+        git = self.root / ".git"  # a folder, or a file in a worktree or a submodule
+        if git.is_dir():
+            cmd += ["--tmpfs", str(git)]
+        elif git.exists():
+            cmd += ["--ro-bind", "/dev/null", str(git)]
         for pattern in GPU_DEVICES:
             for dev in sorted(glob.glob(pattern)):
                 cmd += ["--dev-bind", dev, dev]

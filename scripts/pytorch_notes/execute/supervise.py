@@ -17,9 +17,9 @@ descendants (the sandbox's PID namespace, and ``proctree`` in the fallback); eve
 
 from __future__ import annotations
 
-import functools
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -30,15 +30,17 @@ from pathlib import Path
 
 from pytorch_notes.execute import outcome, repocheck
 from pytorch_notes.execute.paths import REPO_ROOT, PathScrubber
-from pytorch_notes.execute.proctree import kill_tree
-from pytorch_notes.execute.provenance import device, imported_modules, provenance
-from pytorch_notes.execute.rundir import new_run_dir, remove, sweep_stale_run_dirs, tail
+from pytorch_notes.execute.proctree import become_subreaper, kill_started_since, kill_tree, now_ticks
+from pytorch_notes.execute.provenance import host_device, imported_modules, provenance, this_device_kind
+from pytorch_notes.execute.rundir import new_run_dir, prepare, remove, sweep_stale_run_dirs, tail
 from pytorch_notes.execute.sandbox import Limits, Sandbox, default_limits, example_env, runner_pid
 from pytorch_notes.parse import Example
 from pytorch_notes.settings import display_path
 
 RUNNER = Path(__file__).resolve().parent / "runner.py"
 GRACE_S = 2.0  # after the timeout's SIGINT, seconds the runner gets to record the line it was on
+DISK_CHECK_S = 0.5  # how often a run's disk use is looked at
+MIN_FREE = 256 << 20  # bytes a run may never leave free on its file system
 WAIT_S = 5.0  # bound on every other wait for a killed process
 
 
@@ -95,19 +97,6 @@ class RunResult:
         return f"{display_path(self.example.path)}:{self.error_line or 1}"
 
 
-@functools.cache
-def host_device() -> dict | None:
-    """``provenance.device()`` of this process, found once (it imports torch: ~1.8 s): the device the
-    examples run on, since they run this interpreter. None when torch is not installed."""
-    return device()
-
-
-def this_device_kind() -> str:
-    """``"cuda"`` if torch is importable here and sees a CUDA device, else ``"cpu"`` (``host_device``)."""
-    found = host_device()
-    return found["device_kind"] if found is not None else "cpu"
-
-
 class _Run:
     """A child in progress, as ``cancel_all`` sees it."""
 
@@ -147,6 +136,10 @@ class Supervisor:
         self._serial = threading.Lock()  # the fallback's repository check needs one run at a time
         self._active: set[_Run] = set()
         self._generation = 0  # bumped by cancel_all: a run started before and registered after it is cancelled
+        if not self.sandbox.bwrap:
+            # Without a PID namespace, a daemon that leaves the run's session outlives the run unless it
+            # is re-parented to this process: it is then found, and killed, after the run (kill_started_since).
+            become_subreaper(die_with_parent=False)
         sweep_stale_run_dirs()
 
     @property
@@ -187,8 +180,9 @@ class Supervisor:
             if self.sandbox.bwrap:
                 return self._run(example, limit, tmp, generation)
             with self._serial:
-                before = repocheck.snapshot(self.sandbox.root)
+                before, since = repocheck.snapshot(self.sandbox.root), now_ticks()
                 result = self._run(example, limit, tmp, generation)
+                kill_started_since(since)  # what the run left behind, outside its session too
                 changed = repocheck.changes(before, repocheck.snapshot(self.sandbox.root))
             if changed and result.status != "cancelled":
                 shown = "; ".join(changed[:20]) + (f"; and {len(changed) - 20} more" if len(changed) > 20 else "")
@@ -199,16 +193,9 @@ class Supervisor:
             remove(tmp)
 
     def _spawn(self, example: Example, tmp: Path) -> tuple[subprocess.Popen, dict]:
-        folders = {k: tmp / k for k in ("work", "tmp", "home", "mpl")}
-        for folder in folders.values():
-            folder.mkdir()
+        folders, files, fds = prepare(tmp)
         if "matplotlib" in imported_modules([c.source for c in example.cells]):
             self.sandbox.mpl_config(folders["mpl"])
-        files = {k: tmp / k for k in ("results", "stdout", "stderr", "stack", "position", "info")}
-        fds = {k: os.open(files[k], os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
-               for k in ("results", "stdout", "stderr", "stack")}
-        fds["position"] = os.open(files["position"], os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        fds["info"] = os.open(files["info"], os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600)
         spec = {"path": str(example.path), "root": str(REPO_ROOT), "scratch": str(folders["work"]),
                 "tmpdir": str(folders["tmp"]), "stdout": str(files["stdout"]), "stderr": str(files["stderr"]),
                 "results_fd": fds["results"], "stack_fd": fds["stack"], "position_fd": fds["position"],
@@ -222,7 +209,8 @@ class Supervisor:
         argv = [os.path.abspath(sys.executable), str(RUNNER), str(tmp / "spec.json")]
         cmd = self.sandbox.command(argv, tmp, [folders["work"], folders["tmp"], folders["home"], folders["mpl"],
                                                *self.shared],
-                                   [tmp / "spec.json", files["stdout"], files["stderr"]], info_fd=fds["info"])
+                                   [tmp / "spec.json", files["stdout"], files["stderr"]], info_fd=fds["info"],
+                                   limits=self.limits)
         try:
             # A new session: a straggler of the example is found by its session id (the fallback).
             proc = subprocess.Popen(cmd, cwd=folders["work"], env=env, start_new_session=True,
@@ -262,11 +250,11 @@ class Supervisor:
         with self._lock:
             self._active.add(run)
             run.cancelled = self._generation != generation
-        timed_out = False
+        timed_out = disk = False
         try:
             if run.cancelled:
                 run.kill()
-            proc.wait(timeout=limit)
+            disk = self._wait(proc, limit, tmp)
         except subprocess.TimeoutExpired:
             timed_out = not run.cancelled
             if timed_out:
@@ -294,9 +282,34 @@ class Supervisor:
                                     outcome.read_position(paths["position"]),
                                     tail(paths["stack"]) if not run.cancelled else "",
                                     (paths["stdout"], paths["stderr"]), scrub.text)
-        verdict = outcome.judge(example, evidence, run.cancelled, timed_out, limit)
+        try:
+            verdict = outcome.judge(example, evidence, run.cancelled, timed_out, limit)
+        except (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
+            # read_report checks every record it keeps; this is the net for what it did not foresee
+            verdict = outcome.Verdict("failed", example.cells[0].line, f"the run's report cannot be trusted: {exc!r}")
+        if disk and not run.cancelled:
+            verdict = outcome.Verdict("failed", verdict.line or example.cells[0].line,
+                                      f"the example wrote more than {self.limits.disk_bytes / 2**30:g} GiB to the "
+                                      f"disk (its scratch folders); stopped")
         result.status, result.error_line, result.message = verdict.status, verdict.line, verdict.message
         return result
+
+    def _wait(self, proc: subprocess.Popen, limit: float, tmp: Path) -> bool:
+        """Wait for ``proc`` up to ``limit`` seconds (raises TimeoutExpired) while watching the disk: True,
+        at once, when the file system of the run's folder lost more than ``limits.disk_bytes`` since the
+        start, or has less than ``MIN_FREE`` left (the per-file limit does not bound how many files)."""
+        end = time.monotonic() + limit
+        free = shutil.disk_usage(tmp).free
+        while True:
+            try:
+                proc.wait(timeout=min(DISK_CHECK_S, max(0.0, end - time.monotonic())))
+                return False
+            except subprocess.TimeoutExpired:
+                if time.monotonic() >= end:
+                    raise
+            now = shutil.disk_usage(tmp).free
+            if free - now > self.limits.disk_bytes or (now < MIN_FREE < free):
+                return True
 
 
 def run_example(example: Example, timeout_s: float | None = None, **supervisor) -> RunResult:

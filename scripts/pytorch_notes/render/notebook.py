@@ -87,8 +87,11 @@ def build_notebook(record: Record, lang: str, chapter: str, chapter_url: str,
         chapter: title of the chapter page that embeds the example.
         chapter_url: absolute URL (``http(s)://``) of that page, built from ``site_url``; empty, or
             anything else, for no link: a relative link breaks once the file is downloaded.
-        example: the example as it is now; a cell whose code is unchanged since the capture (same key)
-            shows its current source (comments edited since included), the others the code that ran.
+        example: the example as it is now (the site always passes it): the notebook's code is the
+            example's own, comments in ``lang``, and a cell shows the stored outputs only when its code is
+            unchanged since the capture (same key), as on the page. A record's copy of the source is
+            never shown then: a record file is untrusted, and a notebook is code a reader runs. Without
+            ``example`` (tests), the record's cells are shown, cleaned.
 
     Returns:
         The notebook as a JSON-ready dict (nbformat 4.5).
@@ -101,15 +104,18 @@ def build_notebook(record: Record, lang: str, chapter: str, chapter_url: str,
         parts.append(t["explained"].format(chapter=chapter, chapter_url=chapter_url))
     header = "\n\n".join(parts)
     cells = [{"cell_type": "markdown", "id": "header", "metadata": {}, "source": _lines(header)}]
-    now = {c.index: c for c in example.cells} if example is not None else {}
-    for n, cell in enumerate(record.cells, start=1):
-        current = now.get(cell.index)
-        source = current.source if current is not None and current.key == cell.key else page_text(cell.source)
+    if example is not None:
+        stored = {c.index: c for c in record.cells}
+        shown = [(c.source, c.metadata, stored[c.index] if c.index in stored and stored[c.index].key == c.key
+                  else None) for c in example.cells]
+    else:
+        shown = [(page_text(c.source), c.metadata, c) for c in record.cells]
+    for n, (source, metadata, ran) in enumerate(shown, start=1):
         meta = {}
-        if cell.metadata.get("raises"):
+        if metadata.get("raises"):
             meta["tags"] = ["raises-exception"]  # Jupyter's "run all" goes on past this cell's error
         cells.append({"cell_type": "code", "id": f"cell-{n}", "execution_count": n, "metadata": meta,
-                      "source": _lines(localize(source, lang)), "outputs": _outputs(cell, n)})
+                      "source": _lines(localize(source, lang)), "outputs": _outputs(ran, n) if ran else []})
     provenance = page_provenance(record.provenance)
     return {
         "nbformat": 4, "nbformat_minor": 5, "cells": cells,

@@ -26,6 +26,7 @@ from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES, pinned_torch
 from pytorch_notes.site.common import log
 from pytorch_notes.site.urls import notebook_urls
 from pytorch_notes.store.records import StoreError, freshness
+from pytorch_notes.store.untrusted import terminal_text
 
 _FRESHNESS: dict[tuple[str, str], object] = {}  # (example id, its key) -> Freshness, for one build
 _building = [False]  # between ``new_build`` and ``end_build``
@@ -119,13 +120,13 @@ def prepare_embeds(markdown: str, page, config, lang: str, page_name: str) -> No
             example = parse_example(path)
             fresh = _freshness(example)
         except (ExampleError, StoreError) as exc:
-            raise PluginError(f"{page_name}:{e.line}: {exc}") from None
+            raise PluginError(terminal_text(f"{page_name}:{e.line}: {exc}")) from None
         if fresh.state != "fresh":
             log.warning(f"{page_name}:{e.line}: outputs of examples/{e.rel} are {fresh.state} on every device "
                         f"(source changed since the last capture, or never captured); run `make capture`")
         if fresh.failure:
-            log.warning(f"{page_name}:{e.line}: the last capture of examples/{e.rel} failed: "
-                        f"{fresh.failure.location}: {fresh.failure.message}")
+            log.warning(terminal_text(f"{page_name}:{e.line}: the last capture of examples/{e.rel} failed: "
+                                      f"{fresh.failure.location}: {fresh.failure.message}"))  # a record's words
         lang_root = "" if lang == LANGUAGES[0] else f"{lang}/"
         nb_page, nb_file = notebook_urls(e.rel, config.use_directory_urls)
         links = Links(py=url_for(py_url(lang, e.rel)), ipynb=url_for(lang_root + nb_file),
@@ -227,7 +228,7 @@ def example_files(files, config, lang: str = LANGUAGES[0]) -> None:
         except ExampleError as exc:
             if str(exc) not in _REPORTED:
                 _REPORTED.add(str(exc))
-                log.error(f"{exc} (not published)")
+                log.error(terminal_text(f"{exc} (not published)"))
             continue
         files.append(File.generated(config, py_url(lang, example.rel), abs_src_path=str(example.path)))
         try:

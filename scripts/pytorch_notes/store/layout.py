@@ -89,6 +89,9 @@ def checked(path: Path | str) -> tuple[str, bool]:
             raise StoreError(f"{shown(path)}: refused: {link} is a symbolic link (-> {os.path.realpath(where)}); the "
                              f"store reads and writes only inside its own folder {shown(os.sep.join(parts[:top + 1]))}/"
                              ", never through a link. Delete the link (`git rm` it), then run `make capture`")
+        if i < len(parts) - 1 and not stat.S_ISDIR(mode):
+            raise StoreError(f"{shown(path)}: refused: {shown(where)} is a file where the store needs a folder; "
+                             "delete it (`git rm` it), then run `make capture`")
     return where, True
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import math
 import os
 import stat
 import tempfile
@@ -51,10 +52,14 @@ def store_write_text(path: Path, text: str) -> None:
     """``atomic_write_text`` for a file of the store.
 
     Raises:
-        StoreError: ``path`` is not inside a store folder, or a part of it (the file included) is a
-            symbolic link (``layout.checked_path``); nothing is written.
+        StoreError: ``path`` is not inside a store folder, a part of it (the file included) is a symbolic
+            link, or a file stands where a folder must (``layout.checked_path``); nothing is written.
     """
-    atomic_write_text(layout.checked_path(path), text)
+    where = layout.checked_path(path)
+    try:
+        atomic_write_text(where, text)
+    except (NotADirectoryError, FileExistsError) as exc:  # a file made in the meantime where a folder goes
+        raise StoreError(f"{layout.shown(path)}: cannot be written: {exc.strerror or exc}") from None
 
 
 def read_json(path: Path, rel: str) -> object:
@@ -86,6 +91,8 @@ def read_json(path: Path, rel: str) -> object:
         return json.loads(data.decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
         raise StoreError(_recover(path, rel, f"not valid JSON ({exc})")) from None
+    except RecursionError:  # arrays or objects nested thousands deep: no record is
+        raise StoreError(_recover(path, rel, "JSON nested too deep to be a record")) from None
 
 
 def _recover(path: Path, rel: str, what: str) -> str:
@@ -118,7 +125,29 @@ def _load_file(path: Path, cls, rel: str, kind: str):
         if value != expected:
             raise StoreError(_recover(path, rel, f"field {field}: {value!r}, but {where} (a store file is never "
                                       "copied or moved by hand)"))
+    if problem := _shape_problem(found):
+        raise StoreError(_recover(path, rel, problem))
     return found
+
+
+def _seconds(value: float) -> bool:
+    return math.isfinite(value) and 0 <= value < 86_400 * 7
+
+
+def _shape_problem(found: Record | Failure) -> str:
+    """What the record format's types allow but no capture writes: cells out of order or numbered past
+    what a file holds, lines outside a file, durations that are not a time (NaN, infinite, negative)."""
+    prov = found.provenance
+    if prov is not None and not (_seconds(prov.duration_s) and _seconds(prov.wall_s)):
+        return f"field provenance.duration_s/wall_s: {prov.duration_s!r}/{prov.wall_s!r} is not a duration"
+    for i, cell in enumerate(getattr(found, "cells", ())):
+        if cell.index != i:
+            return f"field cells[{i}].index: {cell.index!r}, expected {i} (cells are stored in order)"
+        if not 0 < cell.line < 10_000_000:
+            return f"field cells[{i}].line: {cell.line!r} is not a line of a file"
+        if not _seconds(cell.duration_s):
+            return f"field cells[{i}].duration_s: {cell.duration_s!r} is not a duration"
+    return ""
 
 
 def load_record(rel: str, kind: str, examples_dir: Path = EXAMPLES_DIR) -> Record | None:

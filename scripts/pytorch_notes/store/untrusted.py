@@ -10,9 +10,10 @@ only ``examples/_outputs/``). Three places apply these rules:
 * every command that prints an example's text to a terminal (``terminal_text``).
 
 Control characters are C0 except newline, tab and carriage return (pages) or except newline and tab
-(terminals), DEL, C1, escape sequences (CSI, OSC, and the two-character ones) and the Unicode bidi
+(terminals), DEL, C1, escape sequences (CSI, OSC, and the two-character ones), the Unicode bidi
 embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069: the "Trojan Source" characters,
-CVE-2021-42574). Standard library only.
+CVE-2021-42574), the invisible direction marks (U+200E, U+200F, U+061C) and the tag characters
+(U+E0000-U+E007F, invisible text). Standard library only.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from pytorch_notes.store.model import Display, Error, Failure, Image, Output, Pr
 
 # An escape sequence: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), or ESC and one character.
 _ESCAPE = r"\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -~]?"
-_BIDI = "\u202a-\u202e\u2066-\u2069"
+_BIDI = "\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\U000e0000-\U000e007f"  # + direction marks, tag characters
 _PAGE_RE = re.compile(rf"{_ESCAPE}|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{_BIDI}]")
 _TERMINAL_RE = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]")
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
@@ -43,14 +44,17 @@ def page_text(text: str) -> str:
     return _SURROGATE_RE.sub("\ufffd", _PAGE_RE.sub("", text)).replace("\u2028", "\n").replace("\u2029", "\n")
 
 
-def terminal_text(text: str) -> str:
+def terminal_text(text: str, indent: str = "    ") -> str:
     """``text`` safe to print to a terminal: every control character but newline and tab shown as a
     visible escape (ESC as ``\\x1b``, U+202E as ``\\u202e``), so it can neither move the cursor, erase
-    lines, set the title nor reorder what follows, and a reader sees that it was there."""
+    lines, set the title nor reorder what follows, and a reader sees that it was there; every line after
+    the first starts with ``indent``, so a message cannot print a line that looks like the command's own
+    (a fake ``[2/2] ...: ok``)."""
     def visible(m: re.Match) -> str:
         ch = m.group(0)
-        return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
-    return _TERMINAL_RE.sub(visible, _SURROGATE_RE.sub("\ufffd", text))
+        return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else (f"\\u{ord(ch):04x}" if ord(ch) < 0x10000
+                                                             else f"\\U{ord(ch):08x}")
+    return _TERMINAL_RE.sub(visible, _SURROGATE_RE.sub("\ufffd", text)).replace("\n", "\n" + indent)
 
 
 def one_line(text: str, limit: int = limits.FIELD) -> str:
@@ -78,12 +82,28 @@ class Secrets:
     def __init__(self, environ: Mapping[str, str]):
         values = {v for k, v in environ.items() if SECRET_NAME.search(k) and len(v) >= MIN_SECRET}
         self.names = sorted(k for k, v in environ.items() if v in values)
-        ordered = sorted(values, key=len, reverse=True)  # a secret that contains another goes first
+        forms = {form for v in values for form in _encodings(v) if len(form) >= MIN_SECRET}
+        ordered = sorted(forms, key=len, reverse=True)  # a secret that contains another goes first
         self._re = re.compile("|".join(re.escape(v) for v in ordered)) if ordered else None
 
     def scrub(self, text: str) -> str:
         """``text`` with every secret value replaced by ``[secret removed]``."""
         return self._re.sub("[secret removed]", text) if self._re is not None else text
+
+
+def _encodings(value: str) -> set[str]:
+    """``value`` and the forms it is easily printed in: reversed, hex, and base64 (standard and URL-safe,
+    the core of each of the three alignments it can have inside a longer text). Not every encoding: what
+    an example does not see, it cannot print (``sandbox.ALLOWED``); this catches careless leaks."""
+    raw = value.encode("utf-8", "surrogateescape")
+    forms = {value, value[::-1], raw.hex(), raw.hex().upper()}
+    for shift in range(3):
+        for encode in (base64.b64encode, base64.urlsafe_b64encode):
+            text = encode(b"\0" * shift + raw).decode("ascii").rstrip("=")
+            start = (shift * 4 + 2) // 3  # skip the characters the padding bytes spoiled
+            core = text[start:len(text) - 3] if len(text) - start > 6 else text[start:]
+            forms.add(core)
+    return forms
 
 
 NO_SECRETS = Secrets({})

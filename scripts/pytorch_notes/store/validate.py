@@ -35,7 +35,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pytorch_notes.parse import ExampleError, discover_examples, parse_example
+from pytorch_notes.parse import Example, ExampleError, code_key, discover_examples, parse_example
 from pytorch_notes.settings import EXAMPLES_DIR, display_path
 from pytorch_notes.store import layout
 from pytorch_notes.store.model import Error, Record
@@ -93,7 +93,20 @@ def provenance_problems(record: Record) -> list[str]:
     return problems
 
 
-def _check_record(path: Path, rel: str, record: Record, key: str) -> list[str]:
+def cell_problems(record: Record, example: Example) -> list[str]:
+    """Where a fresh record's cells disagree with the example: their number, index or key, or a cell whose
+    stored source does not have the key it claims (``parse.code_key``): a record's cells are what the
+    capture ran, never code written into the file afterwards."""
+    if record.key != example.key:
+        return []  # stale: reported as such
+    if [(c.index, c.key) for c in record.cells] != [(c.index, c.key) for c in example.cells]:
+        return ["its cells are not the example's (number, order or keys differ from examples/" + example.rel + ")"]
+    return [f"cell {c.index + 1}: its source does not have the key it claims (edited after the capture)"
+            for c in record.cells if code_key(c.source, c.metadata) != c.key]
+
+
+def _check_record(path: Path, rel: str, record: Record, example: Example) -> list[str]:
+    key = example.key
     name = display_path(path)
     problems = [f"{name}: {why}" for why in provenance_problems(record)]
     if record.example != rel:
@@ -111,6 +124,7 @@ def _check_record(path: Path, rel: str, record: Record, key: str) -> list[str]:
     if not record.provenance.isolation:
         problems.append(f"{name}: provenance does not say how the run was isolated (a capture older than the "
                         "sandbox); re-capture")
+    problems += [f"{name}: {why}" for why in cell_problems(record, example)]
     if clean_record(record) != record:
         problems.append(f"{name}: holds text or figures the capture does not store (control characters, or more "
                         "than execute/limits.py allows): it was not written by `make capture`; re-capture")
@@ -156,7 +170,7 @@ def validate(examples_dir: Path = EXAMPLES_DIR, store_dir: Path | None = None, k
         if record is None:
             report.problems.append(f"{display_path(record_file)}: missing: no {kind} record for examples/{rel}")
             continue
-        problems = _check_record(record_file, rel, record, example.key)
+        problems = _check_record(record_file, rel, record, example)
         report.problems.extend(problems)
         if not problems:
             report.records[rel] = record

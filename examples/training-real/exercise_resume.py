@@ -5,7 +5,7 @@ from pathlib import Path
 import torch
 from torch import nn
 
-x, y = torch.randn(64, 5, generator=torch.Generator().manual_seed(1)), torch.randn(64, 1)
+x, y = torch.randn(64, 5, generator=torch.Generator().manual_seed(1)), torch.randn(64, 1, generator=torch.Generator().manual_seed(2))
 
 
 def make():

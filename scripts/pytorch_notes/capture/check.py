@@ -11,6 +11,7 @@ from pytorch_notes.execute.supervise import RunResult
 from pytorch_notes.render.kinds import kind_of
 from pytorch_notes.settings import display_path
 from pytorch_notes.store.model import Output, Record, load_outputs
+from pytorch_notes.store.untrusted import clean_outputs
 
 
 def comparable(outputs: tuple[Output, ...]) -> list[str]:
@@ -26,7 +27,8 @@ def changed_cells(record: Record, result: RunResult) -> list[str]:
     for cell, res in zip(result.example.cells, result.cells, strict=False):
         if cell.volatile or cell.index not in stored:
             continue
-        old, new = comparable(stored[cell.index].outputs), comparable(load_outputs(res.outputs))
+        # the new run as the store would keep it (control characters removed, bounded), as the old one is
+        old, new = comparable(stored[cell.index].outputs), comparable(clean_outputs(load_outputs(res.outputs)))
         if old != new:
             diff = [ln for ln in difflib.unified_diff(old, new, lineterm="", n=0)
                     if ln[:1] in "+-" and not ln.startswith(("+++", "---"))]

@@ -28,11 +28,12 @@ def _skipped(path: str, pycache: str | None, top: bool) -> bool:
     return name == "__pycache__" or (top and name in TOOL_CACHES) or (pycache is not None and path == pycache)
 
 
-def snapshot(root: Path) -> Snapshot:
+def snapshot(root: Path, ignored: tuple[str, ...] = ()) -> Snapshot:
     """``{relative path: (kind, size, mtime_ns, ctime_ns, inode, mode, link target)}`` of everything under
     ``root`` (symlinks not followed), without bytecode caches. The change time is the one an example cannot
     set back (``os.utime`` sets the modification time, and changes the change time doing so)."""
     pycache = os.path.realpath(sys.pycache_prefix) if sys.pycache_prefix else None
+    skip = {os.path.realpath(p) for p in ignored}
     found: Snapshot = {}
     todo = [str(root)]
     while todo:
@@ -50,7 +51,7 @@ def snapshot(root: Path) -> Snapshot:
             if entry.is_symlink():
                 found[rel] = ("link", os.readlink(entry.path))
             elif entry.is_dir(follow_symlinks=False):
-                if not _skipped(entry.path, pycache, folder == str(root)):
+                if not _skipped(entry.path, pycache, folder == str(root)) and os.path.realpath(entry.path) not in skip:
                     found[rel] = ("dir", st.st_mode)
                     todo.append(entry.path)
             else:

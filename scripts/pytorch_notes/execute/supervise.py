@@ -23,6 +23,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -180,10 +181,11 @@ class Supervisor:
             if self.sandbox.bwrap:
                 return self._run(example, limit, tmp, generation)
             with self._serial:
-                before, since = repocheck.snapshot(self.sandbox.root), now_ticks()
+                own = (tempfile.gettempdir(),)  # where this capture's run folders are, maybe in the repository
+                before, since = repocheck.snapshot(self.sandbox.root, own), now_ticks()
                 result = self._run(example, limit, tmp, generation)
                 kill_started_since(since)  # what the run left behind, outside its session too
-                changed = repocheck.changes(before, repocheck.snapshot(self.sandbox.root))
+                changed = repocheck.changes(before, repocheck.snapshot(self.sandbox.root, own))
             if changed and result.status != "cancelled":
                 shown = "; ".join(changed[:20]) + (f"; and {len(changed) - 20} more" if len(changed) > 20 else "")
                 result.status = "failed"

@@ -66,7 +66,7 @@ def one_line(text: str, limit: int = limits.FIELD) -> str:
 # --- secrets ------------------------------------------------------------------------------------------
 
 SECRET_NAME = re.compile(r"TOKEN|SECRET|KEY|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|AUTH|PRIVATE|COOKIE|SESSION"
-                         r"|(^|_)PAT($|_)|(^|_)PWD($|_)", re.IGNORECASE)
+                         r"|(^|_)PAT($|_)", re.IGNORECASE)  # not PWD: the shell's working directory
 MIN_SECRET = 8  # shorter values are not scrubbed: "1" or "true" would erase ordinary text
 
 

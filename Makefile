@@ -13,7 +13,7 @@ PYCACHE := $(abspath $(VENV))/pycache
 unexport PYTHONDONTWRITEBYTECODE
 export PYTHONPYCACHEPREFIX := $(PYCACHE)
 
-.PHONY: help serve build offline test capture bench lint check-links new-chapter twins hooks lock clean
+.PHONY: help serve build offline test capture bench lint check-links new-chapter twins hooks lock clean gpu-bundle gpu-unpack
 
 help:
 	@echo "make serve    - site at http://127.0.0.1:8000 (reloads on page, example and output changes)"
@@ -27,6 +27,8 @@ help:
 	@echo "make new-chapter NAME=<slug> [SECTION=<nav section>] - scaffold an example and its two pages"
 	@echo "make twins    - list pages whose translation lags (ARGS='sync tensors.md' records a pair as in step)"
 	@echo "make hooks    - install the pre-commit hooks (ruff, Chinese typesetting)"
+	@echo "make gpu-bundle - prepare .gpu-bundle/ for a capture on a lent GPU (then: bash scripts/gpu_capture.sh there)"
+	@echo "make gpu-unpack ARCHIVE=<records.tgz> - bring that capture's records into examples/_outputs and validate"
 
 # uv installs the same constraints.txt several times faster than pip; scripts/pip_sources.py hands it
 # the package sources pip is configured with (uv does not read pip.conf). No --compile-bytecode: compiling
@@ -71,6 +73,14 @@ new-chapter: $(STAMP)
 
 twins: $(STAMP)
 	$(PY) scripts/twins.py $(ARGS)
+
+# The GPU capture on a machine lent through the device tool (CONTRIBUTING: "Capturing on a lent GPU").
+gpu-bundle: $(STAMP)
+	$(PY) scripts/gpu_bundle.py $(ARGS)
+
+gpu-unpack: $(STAMP)
+	@test -n "$(ARCHIVE)" || { echo "usage: make gpu-unpack ARCHIVE=path/to/records.tgz"; exit 2; }
+	$(PY) scripts/gpu_unpack.py "$(ARCHIVE)" $(ARGS)
 
 hooks: $(STAMP)
 	$(VENV)/bin/pre-commit install

@@ -38,6 +38,8 @@ def test_cells_lines_and_metadata(write_example, examples_dir):
     ("# /// example\n# timeout = -1\n# ///\n# %%\npass\n", 2, "above 0 and at most 3600"),
     ("# /// example\n# timeout = nan\n# ///\n# %%\npass\n", 2, "above 0 and at most 3600, got nan"),
     ("# /// example\n# timeout = inf\n# ///\n# %%\npass\n", 2, "above 0 and at most 3600, got inf"),
+    ("# /// example\n# min_torch = 2.12\n# ///\n# %%\npass\n", 2, 'min_torch must be a version such as "2.12"'),
+    ('# /// example\n# min_torch = "newest"\n# ///\n# %%\npass\n', 2, "min_torch must be a version"),
     ("# /// example\n# speed = 1\n# ///\n# %%\npass\n", 2, "unknown header key"),
     ("# /// example\n# timeout = 1\n# %%\npass\n", 1, "not closed"),
     ("# %%\nx = (\n", 2, "SyntaxError"),

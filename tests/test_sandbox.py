@@ -260,8 +260,8 @@ def test_a_malformed_report_is_that_examples_failure(write_example, examples_dir
     ex = parse_example(write_example("ch/x.py", "# %%\nprint(1)\n"), examples_dir)
     result = RunResult(ex, "ok", [CellResult(0, 2, True, 0.1, [{"type": "stream", "name": "stdout", "text": 5}])],
                        0.1, 0.2, captured_at="2026-11-25T00:00:00Z", provenance={"python": "3.11", "platform": "L"})
-    summary, line = store_result(result, examples_dir)
-    assert summary == "FAILED (failed)" and "cells[0].outputs[0].text" in line, line
+    stored = store_result(result, examples_dir)
+    assert stored.summary == "FAILED (failed)" and "cells[0].outputs[0].text" in stored.failure, stored
     assert failure_path("ch/x.py", "cpu", examples_dir).exists()
     assert not record_path("ch/x.py", "cpu", examples_dir).exists()
 

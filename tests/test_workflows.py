@@ -167,6 +167,23 @@ def test_capture_pull_request_job_validates_first_and_alone_may_write():
             assert not any(v == "write" for v in (job.get("permissions") or {}).values()), name
 
 
+def test_the_capture_pull_request_body_says_what_changed_in_the_outputs():
+    """The committed records are kept before the old ones go; after validation, output_changes.py compares
+    them with the new ones and appends the report to the file that becomes the pull request's body."""
+    pr = load("capture.yml")["jobs"]["pull-request"]
+    runs = [s.get("run", "") for s in steps(pr)]
+    keep = next(i for i, r in enumerate(runs) if "cp -r examples/_outputs" in r)
+    remove = next(i for i, r in enumerate(runs) if "cuda*.json' -delete" in r)
+    report = next(i for i, r in enumerate(runs) if "scripts/output_changes.py" in r)
+    validate = next(i for i, r in enumerate(runs) if "scripts/validate_outputs.py" in r)
+    body = next(s["with"]["body-path"] for s in steps(pr) if "create-pull-request@" in s.get("uses", ""))
+    summary = re.search(r'--summary "([^"]+)"', runs[validate]).group(1)
+    assert keep < remove < validate < report, "keep the old records, replace them, validate, then compare"
+    assert f'>> "{summary}"' in runs[report] and body.replace("${{ runner.temp }}", "$RUNNER_TEMP") == summary
+    old = re.search(r'--old "([^"]+)"', runs[report]).group(1)
+    assert old.startswith(re.search(r'cp -r examples/_outputs "([^"]+)"', runs[keep]).group(1)), "the kept copy"
+
+
 def test_tests_run_on_every_push_and_pull_request_with_a_browser():
     wf = load("test.yml")
     assert {"push", "pull_request"} <= set(triggers(wf))

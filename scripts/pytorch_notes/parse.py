@@ -47,7 +47,8 @@ __all__ = ["EXAMPLE_ID_PATTERN", "NAME_PATTERN", "NAME_RULE", "Cell", "Example",
 DEFAULT_TIMEOUT_S = 60.0
 MAX_TIMEOUT_S = 3600.0  # an example of the course runs in seconds; "inf" or "nan" would never end
 KNOWN_REQUIREMENTS = frozenset({"cuda"})
-KNOWN_FACTS = frozenset({"timeout", "requires"})
+KNOWN_FACTS = frozenset({"timeout", "requires", "min_torch"})
+_VERSION_RE = re.compile(r"^\d+\.\d+(\.\d+)?$")
 KNOWN_CELL_KEYS = frozenset({"raises", "volatile", "title", "tags", "caption"})  # caption: of the cell's figures
 
 _CELL_RE = re.compile(r"^# %%(?P<rest>.*)$")
@@ -98,6 +99,8 @@ class Example:
         cells: the code cells, in file order (the header block is not a cell).
         timeout_s: wall-clock limit for one run, seconds.
         requires: hardware the example needs, a subset of ``{"cuda"}``.
+        min_torch: the oldest torch it runs with, e.g. ``"2.12"`` (header ``min_torch = "2.12"``: an API
+            new in that release), or "" for any; a capture with an older torch skips it with the reason.
         sha256: hex digest of the file's bytes (shown in provenance; not the freshness key).
         key: what the example executes: its header facts and each cell's ``key``. Stored
             outputs are fresh when their key equals it (``store``), so editing a comment keeps
@@ -111,10 +114,21 @@ class Example:
     requires: frozenset[str]
     sha256: str
     key: str = ""
+    min_torch: str = ""
 
     @property
     def needs_cuda(self) -> bool:
         return "cuda" in self.requires
+
+    def runs_with_torch(self, version: str | None) -> bool:
+        """Whether torch ``version`` (``"2.11.0+cu130"``) is at least ``min_torch``; True without one."""
+        return not self.min_torch or version_tuple(version or "") >= version_tuple(self.min_torch)
+
+
+def version_tuple(text: str) -> tuple[int, ...]:
+    """``"2.11.0+cu130"`` -> ``(2, 11, 0)``; ``()`` when ``text`` starts with no version."""
+    core = re.match(r"\d+(?:\.\d+)*", text)
+    return tuple(int(x) for x in core.group(0).split(".")) if core else ()
 
 
 def source_sha256(data: bytes) -> str:
@@ -272,10 +286,13 @@ def _parse_file(path: Path, rel: str) -> Example:
     if not set(requires) <= KNOWN_REQUIREMENTS:
         raise ExampleError(path, 2, f"requires: unknown {sorted(set(requires) - KNOWN_REQUIREMENTS)}; "
                            f"known: {sorted(KNOWN_REQUIREMENTS)}")
+    min_torch = facts.get("min_torch", "")
+    if not isinstance(min_torch, str) or (min_torch and not _VERSION_RE.match(min_torch)):
+        raise ExampleError(path, 2, f'min_torch must be a version such as "2.12", got {min_torch!r}')
     if problem := check_example_id(rel):
         raise ExampleError(path, 1, problem)
-    facts = {"timeout": float(timeout), "requires": sorted(requires)}
+    facts = {"timeout": float(timeout), "requires": sorted(requires)} | ({"min_torch": min_torch} if min_torch else {})
     key = example_key(facts, [c.key for c in cells])
-    return Example(path, rel, tuple(cells), float(timeout), frozenset(requires), source_sha256(data), key)
+    return Example(path, rel, tuple(cells), float(timeout), frozenset(requires), source_sha256(data), key, min_torch)
 
 

@@ -3,7 +3,7 @@
 Usage::
 
     python3 scripts/capture.py [PATH ...] [--force] [-j N] [--shard K/N]
-                               [--isolation auto|bwrap|supervised]
+                               [--isolation auto|bwrap|supervised] [--report FILE]
                                [--list | --check | --prune | --migrate]
 
 PATH is an example file or a chapter folder under ``examples/`` (default: all); anything else is
@@ -30,16 +30,18 @@ import sys
 import time
 from pathlib import Path
 
+from pytorch_notes.capture.changes import markdown as changes_markdown
 from pytorch_notes.capture.report import examine, orphans, prune
 from pytorch_notes.capture.run import check, failure_from_run, record_from_run, run_all
 from pytorch_notes.capture.select import SelectionError, parse_shard, select, shard
 from pytorch_notes.execute.sandbox import SandboxError
-from pytorch_notes.execute.supervise import Supervisor
+from pytorch_notes.execute.supervise import Supervisor, host_device
 from pytorch_notes.parse import Example, ExampleError, parse_example
 from pytorch_notes.settings import EXAMPLES_DIR, display_path
 from pytorch_notes.store.migrate import migrate_store
 from pytorch_notes.store.records import (
     StoreError,
+    atomic_write_text,
     capture_lock,
     device_outputs,
     load_record,
@@ -106,6 +108,8 @@ def main(argv: list[str] | None = None, examples_dir: Path = EXAMPLES_DIR) -> in
     ap.add_argument("--force", action="store_true", help="run even if this device's record is fresh")
     ap.add_argument("--jobs", "-j", type=int, default=1, help="examples to run at once (default 1)")
     ap.add_argument("--shard", metavar="K/N", help="only shard K of N, balanced by recorded durations")
+    ap.add_argument("--report", type=Path, metavar="FILE",
+                    help="write what changed in each re-captured example's outputs to FILE, as Markdown")
     ap.add_argument("--isolation", choices=("auto", "bwrap", "supervised"), default="auto",
                     help="bubblewrap sandbox when it starts here (auto, the default), always (bwrap: fail "
                          "otherwise), or supervised processes with a check of the repository")
@@ -176,8 +180,11 @@ def _capture(examples: list[Example], malformed: list[str], runs: Supervisor, ar
 
 def _capture_locked(examples: list[Example], malformed: list[str], runs: Supervisor, args, examples_dir: Path) -> int:
     kind = runs.kind
+    torch_here = (host_device() or {}).get("torch")
     skipped = [ex for ex in examples if ex.needs_cuda and kind != "cuda"]
-    runnable = [ex for ex in examples if ex not in skipped]
+    too_old = [ex for ex in examples if ex not in skipped and not ex.runs_with_torch(torch_here)]
+    runnable = [ex for ex in examples if ex not in skipped and ex not in too_old]
+    why = [f"examples/{ex.rel}: needs torch >= {ex.min_torch}, this machine has {torch_here}" for ex in too_old]
     t0 = time.perf_counter()
     failures: list[str] = []
     secrets = Secrets(os.environ)
@@ -194,16 +201,23 @@ def _capture_locked(examples: list[Example], malformed: list[str], runs: Supervi
             jobs = args.jobs if runs.sandbox.bwrap else 1
             print(f"capture: running {len(todo)} of {len(examples)} example(s) on {kind} with {jobs} job(s)")
             try:
-                failures = run_all(todo, jobs, runs, examples_dir, secrets)
+                stored = run_all(todo, jobs, runs, examples_dir, secrets)
             except KeyboardInterrupt:
                 print("capture: interrupted; the records of examples that finished are stored", file=sys.stderr)
                 return 130
-            print(f"capture: {len(todo) - len(failures)} ok, {len(failures)} failed in "
-                  f"{time.perf_counter() - t0:.1f} s")
+            failures = [s.failure for s in stored if s.failure]
+            changed = [s.changes for s in stored if s.changes is not None]
+            print(f"capture: {len(todo) - len(failures)} ok ({sum(c.changed for c in changed)} with changed or new "
+                  f"outputs), {len(failures)} failed in {time.perf_counter() - t0:.1f} s")
+            if args.report:
+                atomic_write_text(args.report, changes_markdown(changed, f"Output changes on {kind}", why))
+                print(f"capture: the changes are in {args.report}")
         else:
             print(f"capture: nothing to run: {len(runnable)} example(s) have fresh {kind} records")
     for ex in skipped:
         print(f"capture: skipped {display_path(ex.path)}: needs CUDA, none here (stored outputs kept)")
+    for line in why:
+        print(f"capture: skipped {line} (stored outputs kept)")
     for line in malformed + failures:
         _say(line, sys.stderr)
     return 1 if malformed or failures else 0

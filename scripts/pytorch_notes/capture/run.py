@@ -10,8 +10,10 @@ from __future__ import annotations
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
 from pathlib import Path
 
+from pytorch_notes.capture.changes import ExampleChanges, compare, terminal_lines
 from pytorch_notes.capture.check import changed_cells
 from pytorch_notes.capture.progress import make_progress
 from pytorch_notes.execute.supervise import RunResult, Supervisor
@@ -27,7 +29,7 @@ from pytorch_notes.store.model import (
     load_outputs,
     load_provenance,
 )
-from pytorch_notes.store.records import StoreError, device_outputs, save_failure, save_record
+from pytorch_notes.store.records import StoreError, device_outputs, load_record, save_failure, save_record
 from pytorch_notes.store.untrusted import NO_SECRETS, Secrets, clean_failure, clean_record, terminal_text
 
 
@@ -67,11 +69,21 @@ def failure_from_run(result: RunResult, secrets: Secrets = NO_SECRETS) -> Failur
                                  provenance=_provenance(result) if result.provenance else None), secrets)
 
 
-def store_result(result: RunResult, examples_dir: Path, secrets: Secrets = NO_SECRETS) -> tuple[str, str]:
+@dataclass
+class Stored:
+    """What storing one run did: the progress line's ``summary``, the ``failure`` line ("" when it
+    succeeded) and, for a record, its ``changes`` from the one stored before (``changes.compare``)."""
+
+    summary: str
+    failure: str = ""
+    changes: ExampleChanges | None = None
+
+
+def store_result(result: RunResult, examples_dir: Path, secrets: Secrets = NO_SECRETS) -> Stored:
     """Store one finished run: its record, or a failure marker (the last good record kept).
 
     A run whose report the record format rejects (a forged or broken results channel) is stored as a
-    failure naming the field. Returns (summary for the progress line, failure line or "")."""
+    failure naming the field. A previous record that cannot be read counts as none for the changes."""
     if result.ok:
         try:
             record = record_from_run(result, secrets)
@@ -79,34 +91,40 @@ def store_result(result: RunResult, examples_dir: Path, secrets: Secrets = NO_SE
             result.status, result.error_line = "failed", result.example.cells[0].line
             result.message = f"the run's report cannot be trusted: {exc}"
         else:
+            try:
+                before = load_record(record.example, record.device_kind, examples_dir)
+            except StoreError:
+                before = None
             save_record(record, examples_dir)
-            return f"ok {result.duration_s:.1f} s ({record.provenance.device}, {record.provenance.isolation})", ""
+            return Stored(f"ok {result.duration_s:.1f} s ({record.provenance.device}, {record.provenance.isolation})",
+                          changes=compare(before, record))
     failure = failure_from_run(result, secrets)
     save_failure(failure, examples_dir)
-    return f"FAILED ({result.status})", f"{failure.location}: {failure.message} (previous outputs kept)"
+    return Stored(f"FAILED ({result.status})", f"{failure.location}: {failure.message} (previous outputs kept)")
 
 
 def run_all(todo: list[Example], jobs: int, runs: Supervisor, examples_dir: Path,
-            secrets: Secrets = NO_SECRETS) -> list[str]:
-    """Run ``todo`` with ``jobs`` at once, storing each result as it comes; returns the failure lines.
+            secrets: Secrets = NO_SECRETS) -> list[Stored]:
+    """Run ``todo`` with ``jobs`` at once, storing each result as it comes, and print each one's line with
+    the cells whose outputs changed; returns what was stored, in the order the runs ended.
 
     A worker runs an example and then stores it before it takes the next, so in the fallback without a
     sandbox (one job) the capture never writes the store while an example runs: every change the
-    repository check sees is the example's. A store error (a symlinked or foreign store folder) fails
-    that example. On Ctrl-C, stop every run (``Supervisor.cancel_all``) before leaving, keep what
+    repository check sees is the example's. A store error (a symbolic link, a file in a folder's place)
+    fails that example. On Ctrl-C, stop every run (``Supervisor.cancel_all``) before leaving, keep what
     finished, and re-raise KeyboardInterrupt.
     """
-    failures: list[str] = []
+    done: list[Stored] = []
     jobs = max(1, jobs)
 
-    def run_and_store(ex: Example) -> tuple[RunResult, str, str]:
+    def run_and_store(ex: Example) -> tuple[RunResult, Stored | None]:
         result = runs.run(ex)
         if result.status == "cancelled":
-            return result, "", ""
+            return result, None
         try:
-            return result, *store_result(result, examples_dir, secrets)
+            return result, store_result(result, examples_dir, secrets)
         except StoreError as exc:
-            return result, "FAILED (store)", str(exc)
+            return result, Stored("FAILED (store)", str(exc))
 
     with make_progress(len(todo)) as progress:
         pool = ThreadPoolExecutor(max_workers=jobs)
@@ -116,12 +134,12 @@ def run_all(todo: list[Example], jobs: int, runs: Supervisor, examples_dir: Path
                 progress.started(display_path(ex.path))
             queued = todo[jobs:]
             for fut in as_completed(futures):
-                result, summary, line = fut.result()
-                if result.status == "cancelled":
+                result, stored = fut.result()
+                if stored is None:
                     continue
-                if line:
-                    failures.append(line)
-                progress.finished(display_path(result.example.path), summary, line)
+                done.append(stored)
+                extra = stored.failure or "\n".join(terminal_lines(stored.changes) if stored.changes else [])
+                progress.finished(display_path(result.example.path), stored.summary, extra)
                 if queued:
                     progress.started(display_path(queued.pop(0).path))
         except BaseException:
@@ -130,7 +148,7 @@ def run_all(todo: list[Example], jobs: int, runs: Supervisor, examples_dir: Path
             raise
         finally:
             pool.shutdown(wait=True)
-    return failures
+    return done
 
 
 def check(examples: list[Example], jobs: int, runs: Supervisor, examples_dir: Path) -> int:

@@ -282,7 +282,7 @@ def _version(text: str) -> tuple[int, ...]:
     return tuple(int(x) for x in core.group(0).split(".")) if core else ()
 
 
-def verification_line(records: list[Record], lang: str, pinned: str | None) -> str:
+def verification_line(records: list[Record], lang: str, pinned: str | None, times_url: str = "") -> str:
     """One line saying where and when a page's examples last ran, from their shown records.
 
     Args:
@@ -290,6 +290,8 @@ def verification_line(records: list[Record], lang: str, pinned: str | None) -> s
         lang: ``"zh"`` or ``"en"``.
         pinned: the torch version the project pins (``settings.pinned_torch``); records captured with
             an older torch are counted in a second sentence.
+        times_url: the chapter's rows on the computation-times page (``site/times.py``), relative to
+            the page; the line ends with a link to them. "" for none.
 
     Returns:
         An HTML paragraph, or "" when ``records`` is empty.
@@ -310,4 +312,6 @@ def verification_line(records: list[Record], lang: str, pinned: str | None) -> s
     if old:
         versions = ", ".join(sorted({field(r.provenance.torch or "?") for r in old}))
         text += " " + t["verified_old"].format(old=len(old), versions=versions, pinned=pinned)
-    return f'<p class="pn-verified">{html.escape(text)}</p>'
+    space = "" if lang == "zh" else " "  # after a full-width full stop, none
+    link = f'{space}<a href="{html.escape(times_url)}">{html.escape(t["verified_times"])}</a>' if times_url else ""
+    return f'<p class="pn-verified">{html.escape(text)}{link}</p>'

@@ -36,6 +36,55 @@ STRINGS: dict[str, dict[str, str]] = {
         "compare_ratio": "（{slow} 用时是 {fast} 的 {ratio:.1f} 倍）",
         "verified": "本章的 {n} 个示例最近一次运行于 {when}，设备：{devices}。",
         "verified_old": "其中 {old} 个示例的输出是用 torch {versions} 捕获的，早于本项目固定的 torch {pinned}。",
+        "verified_times": "各示例的运行时间",
+        # the computation-times page (render/times.py)
+        "times_summary": "各章合计",
+        "times_example": "示例",
+        "times_chapter": "章节",
+        "times_examples": "示例数",
+        "times_total": "{device} 总耗时",
+        "times_slowest": "{device} 最慢的单元格",
+        "times_slowest_help": "用时最长的单元格的耗时和它的编号（第一个单元格为 1）",
+        "times_speedup": "加速比",
+        "times_speedup_help": "CPU 总耗时 ÷ CUDA 总耗时，只比较两份都没有过期的记录",
+        "times_cell": "第 {n} 个单元格",
+        "times_stale": "（已过期）",
+        "times_stale_help": "示例在这次捕获之后改动过：这个数字不计入合计和加速比",
+        "times_missing": "没有这种设备的记录",
+        "times_needs_gpu": "这个示例只在 GPU 上运行",
+        "times_chapter_total": "本章合计",
+        "times_all_total": "全部合计",
+        "times_counted": "{total}（计入 {n}/{m} 个示例）",
+        "times_open_chapter": "打开本章",
+        "times_device": "{device}：{records}，捕获于 {dates}，设备为 {machines}",
+        "times_records": "{n} 份记录",
+        "times_one_record": "1 份记录",
+        "times_device_none": "{device}：没有记录",
+        "times_range": "{first} 至 {last}",
+        "times_sep": "；",
+        "times_machine_sep": "、",
+        "times_isolation": "隔离方式 {isolation}",
+        "times_no_isolation": "未记录隔离方式",
+        # "Download all" (site/bundles.py): the links, and the README.txt inside the zips (plain text)
+        "bundle_chapter": "下载本章全部 {n} 个示例（.py 与 .ipynb，zip 压缩包）",
+        "bundle_course": "下载全部示例（zip）",
+        "bundle_readme_title": "{site} · {title}",
+        "bundle_readme_everything": "全部示例",
+        "bundle_readme_chapter": "这里是本章的全部 {n} 个示例，和网站上每个示例下方的下载完全相同：每个示例有一个 "
+                                 ".py 脚本（注释为中文）和一个 .ipynb 笔记本（带有网站上显示的输出）。",
+        "bundle_readme_course": "这里是课程 {chapters} 章的全部 {n} 个示例，每章一个文件夹，和网站上每个示例下方的"
+                                "下载完全相同：每个示例有一个 .py 脚本（注释为中文）和一个 .ipynb 笔记本（带有网站上"
+                                "显示的输出）。",
+        "bundle_readme_examples": "示例：",
+        "bundle_readme_chapters": "章节：",
+        "bundle_readme_chapter_line": "{folder}  {title}（{n} 个示例）",
+        "bundle_readme_site": "网页版：{url}",
+        "bundle_readme_run": "运行方法（需要 Python 3.11 或更高版本，以及 PyTorch、NumPy 和 Matplotlib："
+                             "pip install torch numpy matplotlib；个别示例还用到别的库，见文件开头的 import）：\n\n"
+                             "    cd {folder}\n    python {name}.py\n\n"
+                             "也可以用 Jupyter 或 VS Code 打开 .ipynb 文件，逐个运行单元格。",
+        "bundle_readme_raises": "有的单元格故意抛出异常来演示错误（网页上标为“预期的异常”）。"
+                                "在笔记本里，这些单元格带有 raises-exception 标记，“全部运行”会越过它们继续执行。",
     },
     "en": {
         "report": "Report a problem",
@@ -67,5 +116,58 @@ STRINGS: dict[str, dict[str, str]] = {
         "verified": "The {n} examples of this chapter were last run on {when}, on {devices}.",
         "verified_old": "The outputs of {old} of them were captured with torch {versions}, older than the "
                         "torch {pinned} this project pins.",
+        "verified_times": "Run times of each example",
+        # the computation-times page (render/times.py)
+        "times_summary": "Chapter totals",
+        "times_example": "Example",
+        "times_chapter": "Chapter",
+        "times_examples": "Examples",
+        "times_total": "{device} total",
+        "times_slowest": "{device} slowest cell",
+        "times_slowest_help": "The time of the cell that took longest, and its number (the first cell is 1)",
+        "times_speedup": "Speed-up",
+        "times_speedup_help": "CPU total ÷ CUDA total, only where neither record is out of date",
+        "times_cell": "cell {n}",
+        "times_stale": " (out of date)",
+        "times_stale_help": "The example changed since this capture: the number counts in no total or speed-up",
+        "times_missing": "No record on this device",
+        "times_needs_gpu": "This example runs on a GPU only",
+        "times_chapter_total": "Chapter total",
+        "times_all_total": "All chapters",
+        "times_counted": "{total} ({n} of {m} examples)",
+        "times_open_chapter": "Go to the chapter",
+        "times_device": "{device}: {records} captured {dates}, on {machines}",
+        "times_records": "{n} records",
+        "times_one_record": "1 record",
+        "times_device_none": "{device}: no records",
+        "times_range": "{first} to {last}",
+        "times_sep": "; ",
+        "times_machine_sep": ", ",
+        "times_isolation": "isolation {isolation}",
+        "times_no_isolation": "isolation not recorded",
+        # "Download all" (site/bundles.py): the links, and the README.txt inside the zips (plain text)
+        "bundle_chapter": "Download all {n} examples of this chapter (.py and .ipynb, zip)",
+        "bundle_course": "Download all examples (zip)",
+        "bundle_readme_title": "{site} · {title}",
+        "bundle_readme_everything": "All examples",
+        "bundle_readme_chapter": "These are the {n} examples of this chapter, the same files as the downloads under "
+                                 "each example on the site: for each example a .py script (comments in English) and a "
+                                 ".ipynb notebook (with the outputs the site shows).",
+        "bundle_readme_course": "These are all {n} examples of the course's {chapters} chapters, one folder per "
+                                "chapter, the same files as the downloads under each example on the site: for each "
+                                "example a .py script (comments in English) and a .ipynb notebook (with the outputs "
+                                "the site shows).",
+        "bundle_readme_examples": "Examples:",
+        "bundle_readme_chapters": "Chapters:",
+        "bundle_readme_chapter_line": "{folder}  {title} ({n} examples)",
+        "bundle_readme_site": "On the web: {url}",
+        "bundle_readme_run": "To run them (Python 3.11 or newer, with PyTorch, NumPy and Matplotlib: "
+                             "pip install torch numpy matplotlib; a few examples use another library, see the "
+                             "imports at the top of the file):\n\n"
+                             "    cd {folder}\n    python {name}.py\n\n"
+                             "or open a .ipynb file in Jupyter or VS Code and run its cells in order.",
+        "bundle_readme_raises": "Some cells raise an exception on purpose, to show an error (marked \"Expected "
+                                "exception\" on the site). In the notebooks these cells are tagged raises-exception, "
+                                "so \"Run all\" goes on past them.",
     },
 }

@@ -8,9 +8,10 @@ example: everything reads the output store written by ``make capture``.
 * ``on_pre_build``: write each embedded example's notebook to ``docs/<lang>/notebooks/`` (``notebooks``)
   and render the ones missing from mkdocs-jupyter's cache on every core (``prewarm``).
 * ``on_files``: serve those notebooks as pages under mkdocs-static-i18n (``notebooks``) and add the
-  ``.py`` downloads and figures (``embed``).
+  ``.py`` downloads and figures (``embed``), and the zips of each chapter and of the course (``bundles``).
 * ``on_page_markdown``: replace each ``::: example`` line with the rendered example (``embed``) and add
-  the translation-lag banner (``lag``).
+  the translation-lag banner (``lag``) and the links to the zips (``bundles``); fill the computation-times
+  page and link each chapter's verification line to its rows there (``times``).
 * ``on_page_content``, ``on_page_context``: slim notebook pages, point their edit link at the example.
 * ``on_nav``: each course section gets its chapters' notebooks (``nav``).
 * ``on_post_build``: one search index per language (``search``); the files of the last build that
@@ -33,6 +34,7 @@ from pytorch_notes import filememo
 from pytorch_notes.settings import LANGUAGES, REPO_ROOT
 from pytorch_notes.site import (
     buildcache,
+    bundles,
     embed,
     incremental,
     lag,
@@ -45,6 +47,7 @@ from pytorch_notes.site import (
     search,
     searchpool,
     sitedir,
+    times,
 )
 from pytorch_notes.site.common import page_language
 
@@ -110,7 +113,9 @@ def on_files(files, config):
     notebooks.serve_notebooks_as_pages(files, config, lang)
     embed.example_files(files, config, lang)
     notebooks.stamp_py_downloads(files, config, lang)  # the .py downloads just added: localized, with a header
+    bundles.add_bundles(files, config, lang)  # "download all": a zip per chapter and one of the course
     incremental.mark_for_rebuild(files, lang)  # under make serve: the pages this rebuild must redo
+    times.rebuild_when_served(files)  # and the computation-times page, when an example or record did
     return files
 
 
@@ -128,7 +133,10 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     lang = src.split("/", 1)[0] if src.split("/", 1)[0] in LANGUAGES else LANGUAGES[0]
     banner = lag.twin_lag_banner(page, lang)
     embed.prepare_embeds(markdown, page, config, lang, f"docs/{src}")
-    head = "\n\n".join(b for b in (banner, embed.page_verification(lang)) if b)
+    markdown = times.fill_page(markdown, page, config, files, lang)  # the computation-times page's tables
+    head = "\n\n".join(b for b in (banner, times.page_verification(page, files, lang),
+                                   bundles.chapter_link(page, config, lang)) if b)
+    markdown = bundles.home_link(markdown, page, config, lang)  # the course zip's button on the home page
     return lag.insert_after_h1(markdown, head) if head else markdown
 
 

@@ -1,0 +1,172 @@
+"""The computation-times page (``docs/<lang>/times.md``), derived from the records at build time.
+
+* ``fill_page`` (``on_page_markdown``): the page's marker line, ``<!-- computation-times -->``
+  (``render.times.MARKER``, alone on a line outside code blocks), becomes the tables of
+  ``render.times.times_markdown``: every example of every chapter, chapters in course order (the nav),
+  examples in the order their chapter's page embeds them. Nothing on the page is typed by hand, and the
+  result is part of the page's Markdown, so ``mdcache`` keys its conversion by it.
+* ``page_verification`` (``on_page_markdown``): a chapter's verification line
+  (``render.html.verification_line``), ending with a link to the chapter's section of the times page of
+  the same language (``#chapter-<chapter>``), relative to the page, so it works in both languages and
+  with or without directory URLs (``make offline``).
+* ``rebuild_when_served`` (``on_files``): under ``make serve``, a rebuild that redoes a notebook (an
+  example or a record changed: ``incremental``), or follows a change of which examples a page embeds,
+  redoes the times page too.
+
+The tables sort in the browser with tablesort, vendored from npm in ``docs/assets/tablesort/`` (no
+third-party request) and started by ``docs/assets/tablesort/init.js`` on ``.pn-times`` tables.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections import Counter
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.utils import get_relative_url
+
+from pytorch_notes.pages import PageError, all_embeds, language_pages, page_outline
+from pytorch_notes.parse import ExampleError, discover_examples, parse_example, resolve_example
+from pytorch_notes.render.html import verification_line
+from pytorch_notes.render.times import MARKER, ChapterTimes, chapter_anchor, example_row, times_markdown
+from pytorch_notes.settings import DOCS_DIR, EXAMPLES_DIR, pinned_torch
+from pytorch_notes.site import embed, incremental
+from pytorch_notes.store.records import StoreError, freshness
+from pytorch_notes.store.untrusted import terminal_text
+
+TIMES_PAGE = "times.md"  # in each language's folder
+_FENCE_RE = re.compile(r"^\s*(`{3,}|~{3,})")
+
+
+def _nav_pages(nav) -> list[str]:
+    """The pages of mkdocs.yml's ``nav`` (``autograd.md``, ...), in order."""
+    out: list[str] = []
+    for item in nav or []:
+        values = item.values() if isinstance(item, dict) else [item]
+        for value in values:
+            if isinstance(value, str):
+                out.append(value)
+            elif isinstance(value, list):
+                out += _nav_pages(value)
+    return out
+
+
+def chapters(config, files, page, lang: str) -> list[ChapterTimes]:
+    """Every chapter with examples, in course order: the chapters of the pages in the nav's order, each
+    titled by the first page that embeds its examples; examples in embed order, then any example no
+    page embeds. Links are relative to ``page`` (the times page); none without ``files``.
+
+    Raises:
+        PluginError: a record of an example cannot be read (``StoreError``), naming the file.
+    """
+    docs = Path(getattr(config, "docs_dir", None) or DOCS_DIR)
+    pages = language_pages(lang, docs)
+    order = [p for p in dict.fromkeys(_nav_pages(getattr(config, "nav", None))) if p in pages]
+    order += [p for p in pages if p not in order]
+    lang_dir, here = posixpath.split(page.file.src_uri)  # "zh", "times.md"
+    found: dict[str, ChapterTimes] = {}
+    hrefs: dict[str, str] = {}  # example id -> its block on the first page that embeds it
+    for rel_page in order:
+        try:
+            heading, embeds = page_outline(pages[rel_page], f"docs/{lang}/{rel_page}")
+        except PageError:
+            continue  # reported with its line when that page is built
+        target = files.get_file_from_path(posixpath.join(lang_dir, rel_page)) if files is not None else None
+        for e in embeds:
+            name = e.rel.split("/", 1)[0]
+            if name not in found:
+                link = posixpath.relpath(rel_page, posixpath.dirname(here) or ".")
+                found[name] = ChapterTimes(name, heading or rel_page, link)
+            if e.rel not in hrefs:
+                hrefs[e.rel] = (get_relative_url(target.url, page.file.url) + "#" + e.anchor) if target else ""
+    for path in discover_examples(EXAMPLES_DIR):  # any example no page embeds (the tests forbid one)
+        rel = f"{path.parent.name}/{path.name}"
+        found.setdefault(path.parent.name, ChapterTimes(path.parent.name, path.parent.name, ""))
+        hrefs.setdefault(rel, "")
+    for rel, href in hrefs.items():
+        try:
+            example = parse_example(resolve_example(rel))
+            fresh = freshness(example)
+        except (ExampleError, OSError):
+            continue  # not published: embed.example_files logs it
+        except StoreError as exc:
+            raise PluginError(terminal_text(f"docs/{page.file.src_uri}: {exc}")) from None
+        found[rel.split("/", 1)[0]].rows.append(example_row(example, fresh, lang, href))
+    return list(found.values())
+
+
+def fill_page(markdown: str, page, config, files, lang: str) -> str:
+    """``markdown`` with each marker line (outside fenced code blocks) replaced by the times tables."""
+    if MARKER not in markdown:
+        return markdown
+    lines, fence, tables = markdown.split("\n"), "", None
+    for i, line in enumerate(lines):
+        if m := _FENCE_RE.match(line):
+            mark = m.group(1)
+            if not fence:
+                fence = mark
+            elif mark[0] == fence[0] and len(mark) >= len(fence):
+                fence = ""
+        elif not fence and line.strip() == MARKER:
+            if tables is None:
+                _FILLED_WITH[0] = _outline()
+                tables = times_markdown(chapters(config, files, page, lang), lang)
+            lines[i] = "\n" + tables
+    return "\n".join(lines)
+
+
+def _times_file(page, files):
+    """The times page of ``page``'s language, or None (a site without one)."""
+    if files is None:
+        return None
+    return files.get_file_from_path(posixpath.join(posixpath.dirname(page.file.src_uri), TIMES_PAGE))
+
+
+def page_verification(page, files, lang: str) -> str:
+    """The verification line of the page ``embed.prepare_embeds`` just prepared, from the records its
+    embeds show (as ``embed.page_verification``), linking to its chapter's rows on the times page: the
+    chapter most of its embeds belong to (the first of equals)."""
+    _name, rendered = embed.prepared_embeds()
+    rels = list(dict.fromkeys(rel for rel, _ in rendered))
+    records = [r for rel in rels if (r := embed.shown_example(rel)[1]) is not None]
+    url = ""
+    target = _times_file(page, files) if records else None
+    if target is not None:
+        counts = Counter(rel.split("/", 1)[0] for rel in rels)
+        chapter = max(counts, key=lambda c: (counts[c], -[r.split("/", 1)[0] for r in rels].index(c)))
+        url = get_relative_url(target.url, page.file.url) + "#" + chapter_anchor(chapter)
+    return verification_line(records, lang, pinned_torch(), url)
+
+
+def _outline() -> tuple | None:
+    """Which page embeds which examples, in order (what orders the times page's rows); None when a page
+    cannot be read (that page's build says why)."""
+    try:
+        return tuple((e.page, e.rel) for e in all_embeds())
+    except (PageError, OSError):
+        return None
+
+
+_FILLED_WITH: list = [None]  # the outline when a times page was last filled
+_DECIDED: dict = {"plan": None, "redo": False}  # for which rebuild (its plan), and whether to redo the page
+
+
+def rebuild_when_served(files) -> None:
+    """Under ``make serve``: when this rebuild redoes a notebook (an example or a record changed) or a page
+    embeds other examples than when the times page was last made, age the times page's HTML so that
+    MkDocs redoes it too (``incremental.mark_for_rebuild`` does the same for the pages it plans). Editing
+    a page's prose leaves it alone: filling and rendering it takes ~0.3 s, both languages."""
+    state = incremental.STATE
+    if not state.dirty or state.plan.full:
+        return
+    if _DECIDED["plan"] is not state.plan:  # once per rebuild: the first language's page changes the outline
+        _DECIDED.update(plan=state.plan, redo=any("/notebooks/" in p for p in state.plan.pages)
+                        or _outline() != _FILLED_WITH[0])
+    if not _DECIDED["redo"]:
+        return
+    for f in files.documentation_pages():
+        if posixpath.basename(f.src_uri) == TIMES_PAGE and os.path.exists(f.abs_dest_path):
+            os.utime(f.abs_dest_path, (0, 0))

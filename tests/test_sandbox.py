@@ -183,6 +183,16 @@ def test_limits_and_the_out_of_memory_preference_apply_to_the_example(write_exam
 
 # --- 2. the capture owns the facts -------------------------------------------------------------------
 
+# What a forging example does first: find the runner's results channel among its file descriptors.
+FIND_RESULTS_FD = '''
+def target(n):
+    try:
+        return os.readlink(f"/proc/self/fd/{n}")
+    except OSError:
+        return ""
+fd = next(int(n) for n in os.listdir("/proc/self/fd") if target(n).endswith("/results"))
+'''
+
 LIAR = '''
 # %%
 import json
@@ -224,24 +234,16 @@ def test_a_report_that_contradicts_the_example_fails_only_that_example(write_exa
     """The example finds the results channel and writes well-formed forged cell and end records into it,
     then leaves with status 0 through ``os._exit``, which the runner's own version reports after the end:
     the report contradicts itself, and the forged outputs are stored nowhere."""
-    write_example("ch/forger.py", '''
-        # %%
-        import json, os
-        def target(n):
-            try:
-                return os.readlink(f"/proc/self/fd/{n}")
-            except OSError:
-                return ""
-        fd = next(int(n) for n in os.listdir("/proc/self/fd") if target(n).endswith("/results"))
-        for rec in ({"kind": "cell", "index": 0, "line": 2, "ok": True, "duration_s": 0.1,
-                     "outputs": [{"type": "stream", "name": "stdout", "text": "forged"}]},
-                    {"kind": "cell", "index": 1, "line": 9, "ok": True, "duration_s": 0.1, "outputs": []},
-                    {"kind": "end", "ok": True, "duration_s": 0.2}):
-            os.write(fd, (json.dumps(rec) + "\\n").encode())
-        os._exit(0)
-        # %%
-        print("never runs")
-        ''')
+    write_example("ch/forger.py", "# %%\nimport json, os\n" + FIND_RESULTS_FD + '''
+for rec in ({"kind": "cell", "index": 0, "line": 2, "ok": True, "duration_s": 0.1,
+             "outputs": [{"type": "stream", "name": "stdout", "text": "forged"}]},
+            {"kind": "cell", "index": 1, "line": 9, "ok": True, "duration_s": 0.1, "outputs": []},
+            {"kind": "end", "ok": True, "duration_s": 0.2}):
+    os.write(fd, (json.dumps(rec) + "\\n").encode())
+os._exit(0)
+# %%
+print("never runs")
+''')
     write_example("ch/honest.py", '# %%\nprint("fine")\n')
     from pytorch_notes import capture
 
@@ -511,18 +513,8 @@ def test_a_worktree_or_submodule_checkout_is_sandboxed_too(write_example, exampl
     "[" * 100_000 + "]" * 100_000,
 ])
 def test_forged_report_lines_fail_the_run_and_never_the_capture(write_example, examples_dir, forged):
-    r = run(write_example, examples_dir, f'''
-        # %%
-        import os
-        def target(n):
-            try:
-                return os.readlink(f"/proc/self/fd/{{n}}")
-            except OSError:
-                return ""
-        fd = next(int(n) for n in os.listdir("/proc/self/fd") if target(n).endswith("/results"))
-        os.write(fd, {forged!r}.encode() + b"\\n")
-        print("forged")
-        ''')
+    r = run(write_example, examples_dir, "# %%\nimport os\n" + FIND_RESULTS_FD +
+            f'os.write(fd, {forged!r}.encode() + b"\\n")\nprint("forged")\n')
     assert r.status == "failed" and "cannot be trusted" in r.message, r.message
 
 

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pytorch_notes.comments import localize, map_line, shown_cells
-from pytorch_notes.parse import Example
+from pytorch_notes.parse import Example, version_tuple
 from pytorch_notes.render.escape import clean_text, field, markdown_text, one_html_line, page_provenance, safe_rel
 from pytorch_notes.render.kinds import Context, kind_of, output_block
 from pytorch_notes.render.strings import STRINGS
@@ -276,12 +276,6 @@ def render_example(example: Example, fresh: Freshness, lang: str, url_for: Calla
     return "\n\n".join(out) + "\n", used
 
 
-def _version(text: str) -> tuple[int, ...]:
-    """``"2.11.0+cu130"`` -> ``(2, 11, 0)``."""
-    core = re.match(r"\d+(?:\.\d+)*", text or "")
-    return tuple(int(x) for x in core.group(0).split(".")) if core else ()
-
-
 def verification_line(records: list[Record], lang: str, pinned: str | None, times_url: str = "") -> str:
     """One line saying where and when a page's examples last ran, from their shown records.
 
@@ -308,7 +302,7 @@ def verification_line(records: list[Record], lang: str, pinned: str | None, time
     else:
         devices = "；".join(f"{name}（torch {'、'.join(sorted(v))}）" for name, v in sorted(kinds.items()))
     text = t["verified"].format(n=len(records), when=when, devices=devices)
-    old = [r for r in records if pinned and _version(r.provenance.torch or "") < _version(pinned)]
+    old = [r for r in records if pinned and version_tuple(r.provenance.torch or "") < version_tuple(pinned)]
     if old:
         versions = ", ".join(sorted({field(r.provenance.torch or "?") for r in old}))
         text += " " + t["verified_old"].format(old=len(old), versions=versions, pinned=pinned)

@@ -15,7 +15,7 @@ per language, generated at build time from the bytes of the site's own per-examp
   in course order.
 
 Where the links go. On a chapter page the link sits right under the title, after the line saying where
-the chapter's examples last ran (``embed.page_verification``): a reader who wants to run the chapter
+the chapter's examples last ran (``times.page_verification``): a reader who wants to run the chapter
 locally decides that before reading on, not after scrolling past every example, and the line above it
 already speaks of "the N examples of this chapter", which the link then offers. On the home page it is
 one more button in the row of buttons under the introduction ("start with the first chapter",

@@ -21,8 +21,8 @@ from mkdocs.utils import get_relative_url
 
 from pytorch_notes.pages import PageError, find_embeds, prose_lines
 from pytorch_notes.parse import ExampleError, discover_examples, parse_example, resolve_example
-from pytorch_notes.render.html import Links, figure_assets, render_example, verification_line
-from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES, pinned_torch
+from pytorch_notes.render.html import Links, figure_assets, render_example
+from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES
 from pytorch_notes.site.common import log
 from pytorch_notes.site.urls import notebook_urls
 from pytorch_notes.store.records import StoreError, freshness
@@ -171,11 +171,6 @@ def _new_issue_url(config) -> str:
     """``<repo_url>/issues/new`` for a GitHub or GitLab ``repo_url`` in mkdocs.yml, else ""."""
     repo = (getattr(config, "repo_url", None) or "").rstrip("/")
     return f"{repo}/issues/new" if repo.startswith(("https://github.com/", "https://gitlab.com/")) else ""
-
-
-def page_verification(lang: str) -> str:
-    """The verification line of the page ``prepare_embeds`` just prepared (``render.html.verification_line``)."""
-    return verification_line(list(_current.shown.values()), lang, pinned_torch()) if _current else ""
 
 
 class EmbedPreprocessor(Preprocessor):

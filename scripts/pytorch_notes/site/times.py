@@ -127,7 +127,7 @@ def _times_file(page, files):
 
 def page_verification(page, files, lang: str) -> str:
     """The verification line of the page ``embed.prepare_embeds`` just prepared, from the records its
-    embeds show (as ``embed.page_verification``), linking to its chapter's rows on the times page: the
+    embeds show, linking to its chapter's rows on the times page: the
     chapter most of its embeds belong to (the first of equals)."""
     _name, rendered = embed.prepared_embeds()
     rels = list(dict.fromkeys(rel for rel, _ in rendered))

@@ -26,7 +26,9 @@ print("c.device:", c.device, " c.dtype:", c.dtype)
 print("c.to(c.device) is c:", c.to(c.device) is c)  # zh: 无需改变：返回同一个张量 | en: nothing to change: same tensor
 d = a.to(c)  # zh: 跟随另一个张量的设备和类型 | en: match another tensor's device and dtype
 print("d.device:", d.device, " d.dtype:", d.dtype)
+
+# zh: .cpu() 对任何设备上的张量都能用；张量已经在 CPU 上时，返回的就是它自己
+# en: .cpu() works on a tensor on any device; for a tensor already on the CPU it returns the tensor itself.
+print("a.cpu().device:", a.cpu().device, " c.cpu() is c:", c.cpu() is c)
 if torch.cuda.is_available():
-    # zh: .cuda() / .cpu() 是 CUDA 专用的简写
-    # en: .cuda() / .cpu() are CUDA-specific shorthands.
-    print(".cuda() device:", c.cuda().device, " .cpu() device:", c.cuda().cpu().device)
+    print(".cuda() device:", c.cuda().device)  # zh: .cuda() 才是 CUDA 专用的简写 | en: .cuda() is the CUDA-only shorthand

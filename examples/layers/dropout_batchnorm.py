@@ -17,7 +17,7 @@ x = torch.randn(8, 3, 4, 4) * 5 + 10  # zh: (N, C, H, W)，均值远离 0，标�
 y = bn(x).detach()  # zh: 训练模式：用这个批量自己的统计量归一化 | en: training mode: normalise with this batch's statistics
 print("input  mean per channel:", x.mean(dim=(0, 2, 3)))
 print("output mean per channel:", y.mean(dim=(0, 2, 3)).round(decimals=4) + 0.0)
-print("output std  per channel:", y.std(dim=(0, 2, 3), unbiased=False))
+print("output std  per channel:", y.std(dim=(0, 2, 3), correction=0))
 
 # %%
 # zh: 滑动统计量是 buffer，不是参数；momentum 默认为 0.1

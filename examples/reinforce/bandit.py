@@ -17,7 +17,9 @@ def train(sign, steps=200, batch=32):
         dist = Categorical(logits=logits)
         arms = dist.sample((batch,))
         reward = torch.bernoulli(pay[arms])
-        advantage = reward - reward.mean()  # zh: 基线：比平常好还是差 | en: a baseline: better or worse than usual
+        # zh: 基线：与同一批里其余 N-1 次拉杆的平均奖励相比，是好还是差
+        # en: a baseline: better or worse than the mean reward of the other N-1 pulls in the batch
+        advantage = reward - (reward.sum() - reward) / (batch - 1)
         # zh: 对 E[reward] 做梯度上升，等于对它的相反数做梯度下降
         # en: gradient ASCENT on E[reward] = gradient descent on its negative
         loss = sign * -(dist.log_prob(arms) * advantage).mean()

@@ -13,7 +13,7 @@ for step in range(200):
     probs = torch.softmax(logits, dim=0)
     arms = np.random.choice(5, size=32, p=probs.detach().numpy())  # zh: 采样不经过自动求导 | en: sampling outside autograd
     reward = torch.tensor(np.random.rand(32) < pay[arms], dtype=torch.float32)
-    advantage = reward - reward.mean()
+    advantage = reward - (reward.sum() - reward) / 31  # zh: 留一法基线，和正文一样 | en: the leave-one-out baseline, as in the text
     arms = torch.from_numpy(arms)
     log_probs = torch.log_softmax(logits, dim=0).expand(32, 5)  # zh: 每次拉杆一行 | en: one row per pull
     taken = log_probs.gather(1, arms.unsqueeze(1)).squeeze(1)

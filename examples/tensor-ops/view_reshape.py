@@ -1,13 +1,18 @@
 # %%
 import torch
 
+
+def same_storage(a, b):  # zh: 比较底层存储的起始地址 | en: compare where the underlying storages start
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+
+
 x = torch.arange(6)
 v = x.view(2, 3)
 print("v:\n", v)
 v[0, 0] = 100  # zh: 视图与 x 共享存储 | en: a view shares storage with x
 print("x after writing v[0, 0]:", x)
-print("view shares storage   :", v.data_ptr() == x.data_ptr())
-print("reshape shares storage:", x.reshape(3, 2).data_ptr() == x.data_ptr())
+print("view shares storage   :", same_storage(v, x))
+print("reshape shares storage:", same_storage(x.reshape(3, 2), x))
 
 # %%
 x = torch.arange(6).view(2, 3)
@@ -19,7 +24,7 @@ print("xt.view(3, 2, 1):", xt.view(3, 2, 1).shape)
 
 r = xt.reshape(6)  # zh: 必要时 reshape 会复制 | en: reshape copies when it has to
 print("xt.reshape(6):", r)
-print("reshape copied:", r.data_ptr() != xt.data_ptr())
+print("reshape copied:", not same_storage(r, xt))
 print("xt.contiguous().view(6):", xt.contiguous().view(6))
 
 # %%

@@ -13,7 +13,7 @@ PYCACHE := $(abspath $(VENV))/pycache
 unexport PYTHONDONTWRITEBYTECODE
 export PYTHONPYCACHEPREFIX := $(PYCACHE)
 
-.PHONY: help serve build offline test capture bench lint check-links new-chapter twins hooks lock clean gpu-bundle gpu-unpack
+.PHONY: help serve build offline test capture bench lint check-links check-downloads new-chapter twins hooks lock clean gpu-bundle gpu-unpack
 
 help:
 	@echo "make serve    - site at http://127.0.0.1:8000 (reloads on page, example and output changes)"
@@ -24,6 +24,7 @@ help:
 	@echo "make bench    - benchmark: build vs executing build, capture, scaling, page weight, tests"
 	@echo "make lint     - ruff"
 	@echo "make check-links - check external links in the pages (network; never blocks the build)"
+	@echo "make check-downloads - run every .py download that has expected errors to its end (both languages, minutes)"
 	@echo "make new-chapter NAME=<slug> [SECTION=<nav section>] - scaffold an example and its two pages"
 	@echo "make twins    - list pages whose translation lags (ARGS='sync tensors.md' records a pair as in step)"
 	@echo "make hooks    - install the pre-commit hooks (ruff, Chinese typesetting)"
@@ -67,6 +68,11 @@ bench: $(STAMP)
 
 check-links: $(STAMP)
 	$(PY) scripts/check_links.py $(ARGS)
+
+# The .py downloads go on past the cells that raise on purpose (render/download.py); make test runs two of
+# them, this runs all (tests/test_downloads.py).
+check-downloads: $(STAMP)
+	PYTORCH_NOTES_RUN_DOWNLOADS=1 $(VENV)/bin/pytest -q -p no:randomly tests/test_downloads.py $(ARGS)
 
 new-chapter: $(STAMP)
 	$(PY) scripts/scaffold.py "$(NAME)" $(if $(SECTION),--section "$(SECTION)")

@@ -32,6 +32,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from benchmarks.chromium import INSTALL, find_chromium
 from pytorch_notes.comments import localize
+from pytorch_notes.render.download import run_past_errors
 
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
@@ -560,7 +561,10 @@ def test_embedded_example_shows_code_output_provenance_and_downloads(tab, base, 
         served = _get(py)
         # The site stamps a comment header (where the outputs were captured) above the source, whose
         # comments are in the page's language.
-        assert served.endswith(source) and served.startswith(b"# PyTorch "), f"{py} is not examples/{rel}"
+        # The site wraps the cells that raise (render/download.py) and adds a comment footer: where the
+        # outputs were captured; line N is still line N of the page.
+        assert served.startswith(run_past_errors(source.decode()).encode()), f"{py} is not examples/{rel}"
+        assert b"# PyTorch " in served.split(b"\n# \xe4\xbb\xa5\xe4\xb8\x8b", 1)[-1], f"{py}: no footer"
         nb = json.loads(_get(ipynb))
         assert nb["nbformat"] == 4 and any(c["cell_type"] == "code" for c in nb["cells"]), ipynb
     code = page.locator(".pn-example + .highlight").first

@@ -51,7 +51,7 @@ def test_dirty_rebuilds_after_editing_a_page_an_example_and_a_record_equal_a_ful
     proc = subprocess.run([sys.executable, str(DRIVER), str(served), str(tmp_path / "steps.json")], cwd=repo, env=env,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    assert "rebuild: 2 page(s)" in proc.stderr, proc.stderr[-3000:]  # the edited page and its twin only
+    assert "rebuild: 4 page(s)" in proc.stderr, proc.stderr[-3000:]  # the edited page, its twin, the home pages
     assert proc.stderr.count("rebuild: everything") == 1  # the first build only
     shutil.rmtree(repo / ".cache" / "pytorch-notes")  # the full build runs without the build cache
     # ... and over an older site (sitedir.py): what it does not write again must go, hidden files stay
@@ -86,7 +86,9 @@ def test_the_plan_rebuilds_what_an_edit_affects(monkeypatch):
     inputs["docs/zh/a.md"] = (2,)
     p = incremental.plan(True)
     assert not p.full
-    assert {Path(x).relative_to(incremental.DOCS_DIR).as_posix() for x in p.pages} == {"zh/a.md", "en/a.md"}
+    # the page, its twin, and the home pages, whose course map shows every page's description and count
+    assert {Path(x).relative_to(incremental.DOCS_DIR).as_posix() for x in p.pages} == {
+        "zh/a.md", "en/a.md", "zh/index.md", "en/index.md"}
     inputs["examples/_outputs/ch/x/cpu.json"] = (2,)
     p = incremental.plan(True)
     assert {Path(x).relative_to(incremental.REPO_ROOT).as_posix() for x in p.pages} == {

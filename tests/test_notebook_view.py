@@ -26,6 +26,7 @@ from benchmarks.chromium import find_chromium
 from pytorch_notes.comments import localize
 from pytorch_notes.pages import find_embeds, language_pages
 from pytorch_notes.parse import parse_example, resolve_example
+from pytorch_notes.render.download import run_past_errors
 from pytorch_notes.render.notebook import build_notebook, dumps, provenance_text, py_download
 from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES
 from pytorch_notes.store.records import freshness
@@ -83,18 +84,19 @@ def test_a_relative_chapter_url_gives_no_link():
     assert "../" not in text and not MD_LINK.findall(text), text
 
 
-def test_py_download_has_a_comment_header_and_the_unchanged_example():
+def test_py_download_is_the_example_then_a_comment_footer():
     record = record_of(EXAMPLE)
     source = (EXAMPLES_DIR / EXAMPLE).read_text(encoding="utf-8")
     text = py_download(source, record, ["https://notes.example.org/autograd/", "../relative/"])
-    header, rest = text.split("\n\n", 1)
-    assert rest == source, "after the header comes the example as it is"
-    assert all(ln.startswith("# ") for ln in header.splitlines()), header
-    assert provenance_text(record) in header and f"examples/{EXAMPLE}" in header
-    assert "https://notes.example.org/autograd/" in header and "../relative/" not in header
+    code = run_past_errors(source)
+    assert text.startswith(code), "first the example (its raises= cells wrapped), line for line"
+    footer = text[len(code):]
+    assert all(ln.startswith("# ") for ln in footer.strip().splitlines()), footer
+    assert provenance_text(record) in footer and f"examples/{EXAMPLE}" in footer
+    assert "https://notes.example.org/autograd/" in footer and "../relative/" not in footer
     compile(text, EXAMPLE, "exec")
     shebang = py_download("#!/usr/bin/env python3\n# %%\nprint(1)\n", record, [])
-    assert shebang.startswith("#!/usr/bin/env python3\n# PyTorch"), "a shebang stays the first line"
+    assert shebang.startswith("#!/usr/bin/env python3\n# %%\n"), "a shebang stays the first line"
 
 
 # --- the built site -----------------------------------------------------------------------------
@@ -117,10 +119,11 @@ def test_notebook_pages_are_titled_by_chapter_and_example(site):
             assert title.startswith(expected + " - "), f"{page}: title {title!r}, expected {expected!r}"
             h1 = re.search(r"<h1[^>]*>(.*?)<", html).group(1)
             assert h1.strip() == expected, f"{page}: heading {h1!r}"
-            # the sidebar names the page the same way (its active link)
+            # the sidebar lists it under its chapter's group, by the file name alone (issue 27)
             active = re.search(r'md-nav__link--active[^>]*>\s*<span class="md-ellipsis">\s*(.*?)\s*</span>',
                                html, re.S)
-            assert active and active.group(1) == expected, f"{page}: sidebar entry {active and active.group(1)!r}"
+            name = rel.rsplit("/", 1)[1]
+            assert active and active.group(1) == name, f"{page}: sidebar entry {active and active.group(1)!r}"
 
 
 @pytest.mark.xdist_group("site")
@@ -166,9 +169,10 @@ def test_notebook_page_downloads_work_outside_the_site(site):
         served = py.read_text(encoding="utf-8")
         original = (EXAMPLES_DIR / EXAMPLE).read_text(encoding="utf-8")
         shown = localize(original, lang)  # the comments in the page's language
-        assert served.endswith(shown) and served != shown, f"{py} is not the example with a header"
-        header = served[: -len(shown)]
-        assert provenance_text(record) in header and all(ln.startswith("#") for ln in header.splitlines() if ln)
+        code = run_past_errors(shown)
+        assert served.startswith(code) and served != code, f"{py} is not the example with a footer"
+        footer = served[len(code):]
+        assert provenance_text(record) in footer and all(ln.startswith("#") for ln in footer.splitlines() if ln)
         assert not original.startswith("# PyTorch 笔记"), "the file under examples/ is unchanged"
 
         chapter = (page.parent / links["page"]).resolve()

@@ -61,8 +61,11 @@ def test_search_index_per_language(site):
     assert zh and en
     assert not [d for d in zh if d["location"].startswith("en/")]
     assert all((site / "en" / d["location"].split("#")[0]).exists() for d in en)
-    # jieba segments Chinese: words are separated by U+200B in the index.
-    assert any("\u200b张量" in d["text"] or "张量\u200b" in d["text"] for d in zh)
+    # jieba segments Chinese: words are separated by U+200B in the index, and each word carries U+2060
+    # between its characters, as the browser marks a query (site/searchwords.py).
+    assert any("\u200b张\u2060量" in d["text"] or "张\u2060量\u200b" in d["text"] for d in zh)
+    assert not any("张量" in d["text"] for d in zh), "an unmarked Chinese word in the index"
+    assert (site / "search/vocabulary.js").read_text(encoding="utf-8").startswith("window.__pnVocabulary={")
     # Notebook pages repeat the examples that chapters embed: kept out of the index, whose
     # chapter entries carry the code itself.
     assert not [d["location"] for d in zh + en if "notebooks/" in d["location"]]

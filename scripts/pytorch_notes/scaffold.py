@@ -33,6 +33,10 @@ print(x)
 '''
 
 PAGE_ZH = """\
+---
+description: 一句话说明这一章讲什么（首页的课程地图显示它）
+---
+
 # {title}
 
 一两句话说明这一章讲什么，为什么值得学。
@@ -43,6 +47,10 @@ PAGE_ZH = """\
 """
 
 PAGE_EN = """\
+---
+description: one sentence on what this chapter teaches (the course map on the home page shows it)
+---
+
 # {title}
 
 A sentence or two on what this chapter teaches and why it matters.

@@ -113,10 +113,11 @@ def figure_title(fig) -> str:
     return "; ".join(titles) if len(titles) <= 3 else ""
 
 
-FIGURE_DPI = 110
+FIGURE_DPI = 110  # CSS pixels per inch of a figure on the page
+PIXEL_RATIO = 2  # image pixels per CSS pixel: figures stay sharp on 2x screens and when opened full size
 
 
-def figure_dpi(width_in: float, height_in: float, dpi: int = FIGURE_DPI) -> float:
+def figure_dpi(width_in: float, height_in: float, dpi: float = FIGURE_DPI * PIXEL_RATIO) -> float:
     """``dpi``, lowered so that a figure of ``width_in`` x ``height_in`` inches is at most
     ``limits.FIGURE_PIXELS`` pixels on its longer side (a larger figure is scaled down, not refused)."""
     longest = max(width_in, height_in, 1e-9) * dpi
@@ -124,7 +125,10 @@ def figure_dpi(width_in: float, height_in: float, dpi: int = FIGURE_DPI) -> floa
 
 
 def _scrape_figures() -> list[dict]:
-    """Save and close every open matplotlib figure (only if the example imported pyplot)."""
+    """Save and close every open matplotlib figure (only if the example imported pyplot).
+
+    Each PNG holds ``PIXEL_RATIO`` pixels per CSS pixel; ``width`` and ``height`` are its size on the
+    page in CSS pixels (the PNG's own size, from its header, divided by ``PIXEL_RATIO``)."""
     plt = sys.modules.get("matplotlib.pyplot")
     if plt is None:
         return []
@@ -133,11 +137,13 @@ def _scrape_figures() -> list[dict]:
         fig = plt.figure(num)
         buf = io.BytesIO()
         w, h = fig.get_size_inches()
-        dpi = figure_dpi(w, h)
-        fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
+        fig.savefig(buf, format="png", dpi=figure_dpi(w, h), bbox_inches="tight")
+        png = buf.getvalue()
+        px_w, px_h = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")  # IHDR
         images.append({"type": "image", "mime": "image/png",
-                       "data": base64.b64encode(buf.getvalue()).decode("ascii"),
-                       "width": int(w * dpi), "height": int(h * dpi), "alt": figure_title(fig)})
+                       "data": base64.b64encode(png).decode("ascii"),
+                       "width": max(1, round(px_w / PIXEL_RATIO)), "height": max(1, round(px_h / PIXEL_RATIO)),
+                       "alt": figure_title(fig)})
     plt.close("all")
     return images
 

@@ -32,7 +32,7 @@ from pytorch_notes.comments import localize, map_line, shown_cells
 from pytorch_notes.parse import Example, version_tuple
 from pytorch_notes.render.escape import clean_text, field, markdown_text, one_html_line, page_provenance, safe_rel
 from pytorch_notes.render.kinds import Context, kind_of, output_block
-from pytorch_notes.render.strings import STRINGS
+from pytorch_notes.render.strings import STRINGS, plural
 from pytorch_notes.store.model import Image, Record
 from pytorch_notes.store.records import STATE_RANK, DeviceOutputs, Freshness
 from pytorch_notes.store.untrusted import figure_problem
@@ -301,7 +301,7 @@ def verification_line(records: list[Record], lang: str, pinned: str | None, time
         devices = "; ".join(f"{name} (torch {', '.join(sorted(v))})" for name, v in sorted(kinds.items()))
     else:
         devices = "；".join(f"{name}（torch {'、'.join(sorted(v))}）" for name, v in sorted(kinds.items()))
-    text = t["verified"].format(n=len(records), when=when, devices=devices)
+    text = plural(t, "verified", len(records)).format(n=len(records), when=when, devices=devices)
     old = [r for r in records if pinned and version_tuple(r.provenance.torch or "") < version_tuple(pinned)]
     if old:
         versions = ", ".join(sorted({field(r.provenance.torch or "?") for r in old}))

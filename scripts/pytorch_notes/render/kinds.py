@@ -82,10 +82,37 @@ def _lines(text: str) -> list[str]:
 
 # --- stream ----------------------------------------------------------------------------------------------
 
+_BILINGUAL = re.compile(r"#\s*(?:zh|en):")
+
+
+def example_text(text: str, example_path: str, line_map: Callable[[int], int] | None = None,
+                 show_code: Callable[[str], str] | None = None, frames: bool = True) -> str:
+    """Stream text or an error message as the page shows its example: a reference to a line of the
+    example (a warning's ``examples/ch/x.py:22: UserWarning``, torch.export's ``# File: …x.py:15 in
+    forward``) renumbered by ``line_map``, and a quoted source line carrying the example's bilingual
+    comments (``# zh: … | en: …``) rewritten by ``show_code`` in the page's language (see ``Context``).
+    ``frames`` False leaves traceback frames (``File "…", line N``) to ``example_traceback``."""
+    if example_path and line_map and example_path in text:
+        ref = re.compile(re.escape(example_path) + (r"(:|\", line )(\d+)" if frames else r"(:)(\d+)"))
+        text = ref.sub(lambda m: f"{example_path}{m.group(1)}{line_map(int(m.group(2)))}", text)
+    if show_code and _BILINGUAL.search(text):
+        text = "\n".join(_show_quoted(ln, show_code) if _BILINGUAL.search(ln) else ln for ln in text.split("\n"))
+    return text
+
+
+def _show_quoted(line: str, show_code: Callable[[str], str]) -> str:
+    """``line`` with the source it quotes (from its first non-blank character, or after ``code: ``)
+    shown in the page's language; the prefix is kept as it is."""
+    at = line.find("code: ")
+    start = at + len("code: ") if at >= 0 else len(line) - len(line.lstrip())
+    return line[:start] + show_code(line[start:]).rstrip("\n")
+
+
 def _stream_html(out: Stream, ctx: Context) -> str:  # output_block cleans the text
+    text = example_text(out.text, ctx.example_path, ctx.line_map, ctx.show_code)
     if out.name == "stderr":
-        return output_block(out.text, "pn-output--stderr", ctx.t["stderr"], ctx.t)
-    return output_block(out.text, "pn-output--stdout", ctx.t["output"], ctx.t)
+        return output_block(text, "pn-output--stderr", ctx.t["stderr"], ctx.t)
+    return output_block(text, "pn-output--stdout", ctx.t["output"], ctx.t)
 
 
 def _stream_nb(out: Stream, ctx: Context) -> dict:
@@ -171,6 +198,9 @@ def _error_html(out: Error, ctx: Context) -> str:
     out = _clean_error(out)
     label = ctx.t["raised"] if out.expected else ctx.t["failed_cell"]
     classes = "pn-output--raised" if out.expected else "pn-output--failure"
+    out = dataclasses.replace(out, evalue=example_text(out.evalue, ctx.example_path, ctx.line_map, ctx.show_code),
+                              traceback=example_text(out.traceback, ctx.example_path, ctx.line_map, ctx.show_code,
+                                                     frames=False))
     summary = f"{out.ename}: {out.evalue}".strip().splitlines()[0] if out.evalue else out.ename  # escaped below
     tb = example_traceback(out, ctx.example_path, ctx.line_map, ctx.show_code)
     return (f'<div class="pn-output {classes}"><span class="pn-output__label">{html.escape(label)}</span>'

@@ -4,7 +4,7 @@ Nothing is executed: the notebook holds the code that ran and the outputs it pro
 taken from the output store. The first cell is a Markdown header in the reader's
 language: the title (chapter · example), where the outputs were captured, and an
 absolute link to the chapter, so that the file works once downloaded (Jupyter, Colab).
-The ``.py`` download is the example with a comment header saying the same. Both show the
+The ``.py`` download (``download.py``) is the example with a comment footer saying the same. Both show the
 example's comments in the reader's language (``comments.localize``). Standard library only;
 the tests validate the result with ``nbformat``.
 
@@ -23,6 +23,7 @@ import json
 
 from pytorch_notes.comments import localize
 from pytorch_notes.parse import Example
+from pytorch_notes.render import download
 from pytorch_notes.render.escape import field, markdown_text, page_provenance, safe_rel
 from pytorch_notes.render.kinds import Context, kind_of
 from pytorch_notes.render.strings import STRINGS
@@ -37,15 +38,6 @@ HEADER = {
            "captured": "**Outputs captured on**: {facts}.",
            "explained": "It is explained in [{chapter}]({chapter_url})."},
 }
-PY_HEADER = (  # the .py download (one per language; the header names both)
-    "# PyTorch 笔记 · PyTorch Notes: examples/{rel}\n"
-    "# 输出捕获于 · Outputs captured on: {facts}\n"
-    "{explained}"
-    "# 以上几行由网站生成，示例从下面开始 · The lines above were added by the site; the example starts below.\n"
-    "\n"
-)
-
-
 def _lines(text: str) -> list[str]:
     return text.splitlines(keepends=True)
 
@@ -128,23 +120,11 @@ def build_notebook(record: Record, lang: str, chapter: str, chapter_url: str,
 
 
 def py_download(source: str, record: Record | None, chapter_urls: list[str], lang: str | None = None) -> str:
-    """The ``.py`` download of an example: its source after a comment header naming the example, where
-    the stored outputs were captured and the chapters (absolute URLs) that explain it. With ``lang``,
-    the source's comments are in that language (``comments.localize``); None keeps them as written.
-
-    A shebang or an encoding line stays first, where Python looks for it. ``record`` None (never
-    captured) leaves the capture line out.
-    """
-    rel = safe_rel(record.example) if record is not None else "?"
-    explained = "".join(f"# 讲解 · Explained: {url}\n" for url in chapter_urls if _is_absolute(url))
-    header = PY_HEADER.format(rel=rel, facts=provenance_text(record) if record is not None else "–",
-                              explained=explained)
-    lines = (localize(source, lang) if lang else source).splitlines(keepends=True)
-    keep = 0
-    while keep < min(2, len(lines)) and (lines[keep].startswith("#!") or "coding" in lines[keep]) \
-            and lines[keep].startswith("#"):
-        keep += 1
-    return "".join(lines[:keep]) + header + "".join(lines[keep:])
+    """The ``.py`` download of an example (``render/download.py``): the example, its ``raises=`` cells
+    wrapped so that it runs to its end, line for line as on the page, then a comment footer naming the
+    example, where the stored outputs were captured and the chapters (absolute URLs) that explain it."""
+    facts = provenance_text(record) if record is not None else "–"
+    return download.py_download(source, record, chapter_urls, lang, facts)
 
 
 def dumps(notebook: dict) -> str:

@@ -84,7 +84,11 @@ STRINGS: dict[str, dict[str, str]] = {
                              "    cd {folder}\n    python {name}.py\n\n"
                              "也可以用 Jupyter 或 VS Code 打开 .ipynb 文件，逐个运行单元格。",
         "bundle_readme_raises": "有的单元格故意抛出异常来演示错误（网页上标为“预期的异常”）。"
+                                ".py 文件把这些单元格放在 try/except 里，打印调用栈后继续运行，行号与网页上的一致；"
                                 "在笔记本里，这些单元格带有 raises-exception 标记，“全部运行”会越过它们继续执行。",
+        # the course map on the home page (site/coursemap.py)
+        "course_map_item": "- [{title}]({src})：{description}。{count}",
+        "examples": "{n} 个示例",
     },
     "en": {
         "report": "Report a problem",
@@ -114,6 +118,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "compare": "Run time of the whole example: {parts}",
         "compare_ratio": " ({slow} took {ratio:.1f}× as long as {fast})",
         "verified": "The {n} examples of this chapter were last run on {when}, on {devices}.",
+        "verified_one": "The example of this chapter was last run on {when}, on {devices}.",
         "verified_old": "The outputs of {old} of them were captured with torch {versions}, older than the "
                         "torch {pinned} this project pins.",
         "verified_times": "Run times of each example",
@@ -147,6 +152,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "times_no_isolation": "isolation not recorded",
         # "Download all" (site/bundles.py): the links, and the README.txt inside the zips (plain text)
         "bundle_chapter": "Download all {n} examples of this chapter (.py and .ipynb, zip)",
+        "bundle_chapter_one": "Download the example of this chapter (.py and .ipynb, zip)",
         "bundle_course": "Download all examples (zip)",
         "bundle_readme_title": "{site} · {title}",
         "bundle_readme_everything": "All examples",
@@ -167,7 +173,17 @@ STRINGS: dict[str, dict[str, str]] = {
                              "    cd {folder}\n    python {name}.py\n\n"
                              "or open a .ipynb file in Jupyter or VS Code and run its cells in order.",
         "bundle_readme_raises": "Some cells raise an exception on purpose, to show an error (marked \"Expected "
-                                "exception\" on the site). In the notebooks these cells are tagged raises-exception, "
-                                "so \"Run all\" goes on past them.",
+                                "exception\" on the site). In the .py files they sit in try/except, which prints the "
+                                "traceback and goes on, with the line numbers of the site. In the notebooks these "
+                                "cells are tagged raises-exception, so \"Run all\" goes on past them.",
+        # the course map on the home page (site/coursemap.py)
+        "course_map_item": "- [{title}]({src}): {description}. {count}",
+        "examples": "{n} examples",
+        "examples_one": "1 example",
     },
 }
+
+
+def plural(t: dict[str, str], key: str, n: int) -> str:
+    """``t[key + "_one"]`` when ``n`` is 1 and the language has such a string (English), else ``t[key]``."""
+    return t.get(key + "_one", t[key]) if n == 1 else t[key]

@@ -50,7 +50,7 @@ from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
 from pytorch_notes.pages import PageError, language_pages, page_outline, prose_lines
-from pytorch_notes.render.strings import STRINGS
+from pytorch_notes.render.strings import STRINGS, plural
 from pytorch_notes.settings import DOCS_DIR, LANGUAGES, REPO_ROOT
 from pytorch_notes.site.embed import py_url
 from pytorch_notes.site.notebooks import absolute_page_url
@@ -331,7 +331,7 @@ def chapter_link(page, config, lang: str) -> str:
     if chapter is None:
         return ""
     href = get_relative_url(chapter_url(lang, chapter), page.file.url)
-    text = STRINGS[lang]["bundle_chapter"].format(n=len(chapter.examples))
+    text = plural(STRINGS[lang], "bundle_chapter", len(chapter.examples)).format(n=len(chapter.examples))
     return f'<p class="pn-bundle"><a href="{html.escape(href)}" download>{html.escape(text)}</a></p>'
 
 

@@ -35,6 +35,7 @@ from pytorch_notes.settings import LANGUAGES, REPO_ROOT
 from pytorch_notes.site import (
     buildcache,
     bundles,
+    coursemap,
     embed,
     incremental,
     lag,
@@ -134,6 +135,7 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     banner = lag.twin_lag_banner(page, lang)
     embed.prepare_embeds(markdown, page, config, lang, f"docs/{src}")
     markdown = times.fill_page(markdown, page, config, files, lang)  # the computation-times page's tables
+    markdown = coursemap.fill_page(markdown, page, config, lang)  # the home page's course map
     head = "\n\n".join(b for b in (banner, times.page_verification(page, files, lang),
                                    bundles.chapter_link(page, config, lang)) if b)
     markdown = bundles.home_link(markdown, page, config, lang)  # the course zip's button on the home page

@@ -115,6 +115,8 @@ def plan(dirty: bool) -> Plan:
         if rel.startswith("docs/") and rel.endswith(".md"):
             _, _lang, page = rel.split("/", 2)
             pages.update(str(DOCS_DIR / lg / page) for lg in LANGUAGES)  # the page and its twin (lag banner)
+            # the home page's course map shows each page's description and example count (coursemap.py)
+            pages.update(str(DOCS_DIR / lg / "index.md") for lg in LANGUAGES)
         elif rel.startswith("examples/"):
             example = _example_of(rel)
             pages.update(str(REPO_ROOT / e.page) for e in embeds if e.rel == example)

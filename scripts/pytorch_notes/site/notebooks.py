@@ -230,7 +230,8 @@ NOTEBOOK_TEXT = {
 
 
 def notebook_page_meta(page, config) -> None:
-    """A notebook page's title (chapter · example, as its first heading), template and downloads.
+    """A notebook page's title (chapter · example, as its first heading; the file name in the nav),
+    template and downloads.
 
     ``docs/overrides/notebook.html`` shows, under the title, the download buttons of the ``.ipynb``
     (copied beside the page by mkdocs-jupyter) and of the ``.py`` (the stamped copy of the page's
@@ -241,7 +242,10 @@ def notebook_page_meta(page, config) -> None:
     rel = src.split("notebooks/", 1)[1][: -len(".ipynb")] + ".py"
     chapter_page, chapter = _embedding_pages_cached().get(lang, {}).get(rel, ("", ""))
     if chapter:
-        page.title = notebook_title(chapter, rel)
+        # the window title names the chapter (docs/overrides/main.html reads meta.title); the nav lists
+        # the page under its chapter, so there it is the file name alone
+        page.meta["title"] = notebook_title(chapter, rel)
+        page.title = rel.rsplit("/", 1)[-1]
     lang_root = "" if lang == LANGUAGES[0] else f"{lang}/"
     use_dir = config.use_directory_urls
     text = NOTEBOOK_TEXT.get(lang, NOTEBOOK_TEXT["en"])

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from pytorch_notes.settings import LANGUAGES
-from pytorch_notes.site import incremental
+from pytorch_notes.site import incremental, searchwords
 
 
 def split_search_index(config) -> None:
@@ -35,13 +35,17 @@ def split_search_index(config) -> None:
         if lang != LANGUAGES[0]:  # locations are relative to that language's root
             doc = {**doc, "location": loc[len(lang) + 1:]}
         by_lang[lang].append(doc)
+    stop = searchwords.lunr_stop_words()
     for lang, docs in by_lang.items():
         target = index_path if lang == LANGUAGES[0] else site / lang / "search" / "search_index.json"
         target.parent.mkdir(parents=True, exist_ok=True)
         out = incremental.serve_index(lang, index) or {**index, "docs": docs}  # make serve: page by page
+        out = searchwords.mark_index(out)  # Chinese words marked as the browser marks a query (searchwords.py)
         incremental.remember_search(lang, out)
         text = json.dumps(out, ensure_ascii=False, separators=(",", ":"))
         target.write_text(text, encoding="utf-8")
+        target.with_name(Path(searchwords.VOCABULARY_FILE).name).write_text(
+            searchwords.vocabulary_script(out["docs"], stop), encoding="utf-8")
         if _offline_enabled(config):
             _write_offline_search_script(target, text)
 

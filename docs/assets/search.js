@@ -1,0 +1,176 @@
+/* Search as a learner types it, on Material's own search box (docs/overrides/main.html loads this file
+ * before Material's bundle).
+ *
+ * 1. Chinese queries are segmented with the index's own words (search/vocabulary.js, written by the build:
+ *    scripts/pytorch_notes/site/searchwords.py): the most probable split under the words' counts, Latin
+ *    terms split from Chinese ones ("CUDA张量" -> "CUDA 张量"), question words dropped, and U+2060
+ *    between the characters of each word as in the index, so that Material's own segmenter (which
+ *    cuts a word short when its first character is a word too) leaves it whole.
+ * 2. Pasted text (no key event) is searched at once: Material reads the box on keyup.
+ * 3. On a page opened from a result (?h=...), the searched words are highlighted here, Chinese ones
+ *    included (Material's highlighter needs a word boundary before a term, which Chinese text has not:
+ *    squidfunk/mkdocs-material#3990), and the parameter is removed before Material reads it.
+ *
+ * The box keeps showing what was typed: only the value Material reads is rewritten.
+ */
+(function () {
+  "use strict";
+  var WORD_END = "\u2060";
+  var HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff";
+  var MAX_WORD = 8;
+  var EN_STOP = new Set(("a an and are as at be but by can for from has have if in into is it its no not of on " +
+    "or so such that the their then there these they this to was were will with all").split(" "));
+  /* Words of a question, not of its topic: "如何把张量放到GPU上" asks about 张量, 放到 and GPU */
+  var ZH_QUESTION = new Set(("如何 怎么 怎么办 怎样 怎么样 什么 为什么 是否 请问 一下 哪些 哪个 哪里 能不能 " +
+    "可以 有没有 意思 啥 咋 咋办 吗 呢 啊 吧 区别 作用 用法 干什么 干啥 有何").split(" "));
+  var config = JSON.parse(document.getElementById("__config").textContent);
+  var root = new URL(config.base.replace(/\/?$/, "/"), location.href);
+
+  /* ---- 1. segmentation ---------------------------------------------------------------------- */
+  var vocabulary = null, stopWords = new Set(), total = 1, loading = false;
+  function loadVocabulary(then) {
+    if (vocabulary || loading) return;
+    loading = true;
+    var script = document.createElement("script");
+    script.src = new URL("search/vocabulary.js", root).href;
+    script.onload = function () {
+      vocabulary = window.__pnVocabulary || {};
+      stopWords = new Set(window.__pnStopWords || []);
+      total = 0;
+      for (var w in vocabulary) total += vocabulary[w];
+      total = Math.max(total, 1);
+      if (then) then();
+    };
+    document.head.appendChild(script);
+  }
+
+  /* The most probable split of a run of Han characters under the index's word counts (unigram model,
+     as jieba splits with its dictionary); a character the index lacks stands alone. */
+  function splitRun(run, longest) {
+    var n = run.length, best = [0], from = [0], logTotal = Math.log(total), most = longest || MAX_WORD;
+    for (var j = 1; j <= n; j++) best.push(-Infinity), from.push(j - 1);
+    for (var i = 0; i < n; i++) {
+      if (best[i] === -Infinity) continue;
+      for (var k = i + 1; k <= Math.min(n, i + most); k++) {
+        var count = vocabulary[run.slice(i, k)], score;
+        if (count) score = Math.log(count) - logTotal;
+        else if (k === i + 1) score = -logTotal - 10;  /* unknown character: alone, and rarely */
+        else continue;
+        if (best[i] + score > best[k]) { best[k] = best[i] + score; from[k] = i; }
+      }
+    }
+    var words = [];
+    for (var end = n; end > 0; end = from[end]) words.unshift(run.slice(from[end], end));
+    return words;
+  }
+
+  function chineseTerms(run) {
+    var words = [];
+    splitRun(run).forEach(function (w) {
+      words.push(w);
+      /* a compound (自动求导) also as its parts (自动 求导): the index holds it one way or the other */
+      if (w.length >= 3 && vocabulary[w]) {
+        var parts = splitRun(w, w.length - 1);
+        if (parts.length > 1 && parts.every(function (p) { return vocabulary[p]; })) words.push.apply(words, parts);
+      }
+    });
+    words = words.filter(function (w) { return !stopWords.has(w) && !ZH_QUESTION.has(w); });
+    /* a lone character beside words ("按行求平均值" -> 按行 求 平均值) is a prefix of too many words */
+    var longer = words.filter(function (w) { return w.length > 1; });
+    if (longer.length >= 2) words = longer;
+    return words
+      .map(function (w) {
+        /* marked as the index marks its words: U+2060 between the characters */
+        return w.split("").join(WORD_END);
+      });
+  }
+
+  var hanRun = new RegExp("[" + HAN + "]+", "g");
+  var spacedHan = new RegExp("([" + HAN + "])\\s+(?=[" + HAN + "])", "g");
+  function segment(raw) {
+    if (!vocabulary || raw.indexOf('"') >= 0 || !hanRun.test(raw)) return raw;
+    hanRun.lastIndex = 0;
+    raw = raw.replace(spacedHan, "$1");  /* "自动 求导": Chinese has no spaces between words; segment it whole */
+    var out = raw.replace(hanRun, function (run) { return " " + chineseTerms(run).join(" ") + " "; })
+      .replace(/\s+/g, " ").trim();
+    return out || raw;
+  }
+
+  /* "Expected all tensors to be on the same device": without its stop words, the rare words rank */
+  function withoutEnglishStopWords(raw) {
+    /* "torch.where条件选择": "torch*" matches every page, titles first (boosted); the other words decide */
+    var bare = raw.replace(/\btorch\.(?=[A-Za-z_])/g, "");
+    if (bare.trim() && bare !== raw) raw = bare;
+    var words = raw.trim().split(/\s+/);
+    if (words.length < 3 || raw.indexOf('"') >= 0) return raw;
+    words = words.map(function (w) { return w.replace(/(\w)['\u2019](s|t|re|ve|ll|d|m)$/i, "$1"); });
+    var kept = words.filter(function (w) { return !EN_STOP.has(w.toLowerCase()); });
+    return kept.length ? kept.join(" ") : raw;
+  }
+
+  /* A term "1" alone ("dimension 1", "dim=1") makes lunr reject the whole query ("Invalid query"), and
+     Material then shows nothing: leave it out (other numbers work). */
+  function withoutLoneOne(raw) {
+    var out = raw.replace(/(^|[^\w.])1(?![\w.])/g, "$1");
+    return out.trim() ? out : raw;
+  }
+
+  window.__pnSearchQuery = function (raw) { return withoutLoneOne(segment(withoutEnglishStopWords(raw))); };
+
+  var box = document.querySelector('[data-md-component="search-query"]');
+  var native = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value");
+  function research() { if (box && native.get.call(box)) box.dispatchEvent(new KeyboardEvent("keyup", {bubbles: true})); }
+  if (box && native) {
+    Object.defineProperty(box, "value", {
+      configurable: true,
+      get: function () { return window.__pnSearchQuery(native.get.call(this)); },
+      set: function (v) { native.set.call(this, v); }
+    });
+    /* the words arrive while the reader opens the box; a query typed before that is searched again */
+    box.addEventListener("focus", function () { loadVocabulary(research); });
+    document.addEventListener("keydown", function () { loadVocabulary(research); }, {once: true});
+    /* 2. a paste, a drop or an input method's commit: Material listens for keyup only */
+    box.addEventListener("input", function (ev) {
+      if (!ev.isComposing) research();
+    });
+  }
+
+  /* ---- 3. highlight on the page opened from a result ------------------------------------------ */
+  var url = new URL(location.href), wanted = url.searchParams.get("h");
+  if (wanted === null) return;
+  url.searchParams.delete("h");
+  history.replaceState(history.state, "", url.href);
+  var terms = wanted.split(/\s+/).map(function (t) { return t.split(WORD_END).join("").replace(/\*$/, ""); })
+    .filter(function (t) { return t.length > (/[\u3400-\u9fff]/.test(t) ? 0 : 1); });
+  if (!terms.length) return;
+  var escape = function (t) { return t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); };
+  /* a Chinese word anywhere; a Latin term at the start of a word, as Material matches it (prefix) */
+  var pattern = new RegExp(terms.map(function (t) {
+    return /^[\u3400-\u9fff]/.test(t) ? escape(t) : "\\b" + escape(t);
+  }).join("|"), "gi");
+  document.addEventListener("DOMContentLoaded", function () {
+    var article = document.querySelector(".md-content article") || document.querySelector(".md-content");
+    if (!article) return;
+    var walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT), nodes = [];
+    for (var node = walker.nextNode(); node; node = walker.nextNode()) {
+      var parent = node.parentElement;
+      if (parent && !parent.closest("script, style, mark, .md-search") && node.nodeValue.trim()) nodes.push(node);
+    }
+    nodes.forEach(function (text) {
+      var value = text.nodeValue, last = 0, frag = document.createDocumentFragment(), m;
+      pattern.lastIndex = 0;
+      while ((m = pattern.exec(value)) !== null) {
+        if (!m[0]) { pattern.lastIndex++; continue; }
+        frag.appendChild(document.createTextNode(value.slice(last, m.index)));
+        var mark = document.createElement("mark");
+        mark.setAttribute("data-md-highlight", "");
+        mark.textContent = m[0];
+        frag.appendChild(mark);
+        last = m.index + m[0].length;
+      }
+      if (last === 0) return;
+      frag.appendChild(document.createTextNode(value.slice(last)));
+      text.parentNode.replaceChild(frag, text);
+    });
+  });
+})();

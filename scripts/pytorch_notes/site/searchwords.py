@@ -1,0 +1,94 @@
+r"""Chinese words in the search index, and the vocabulary the browser segments a query with.
+
+Material's search plugin segments Chinese text with jieba at build time (U+200B between words), but the
+browser sees a query such as ``如何把张量放到GPU上`` as one term, and Material's own query segmenter
+(``segment`` in its search worker) tests only words that end before the last character of a run, so a
+query word whose first character is also a word of the index is cut to that character (``数据加载``
+searched for ``数*`` and highlighted ``加``; squidfunk/mkdocs-material#3915, #3990).
+
+Two facts make a query find the index's words:
+
+* ``mark_words``: inside every Chinese word of the index, ``WORD_END`` (U+2060 WORD JOINER: invisible,
+  neither a separator nor Han) stands between the characters: ``张量`` is indexed as ``张\u2060量``. A run
+  of Han characters in a marked query word is then one character long, which Material's segmenter
+  leaves alone, and lunr matches the word as the index holds it (and, as Material makes every term a
+  prefix, its longer words too). The marker goes between the characters, not after them: the trimmer of
+  lunr's multi-language pipeline strips a token's ends down to ``\w`` and Han characters, so a marker at
+  the end vanished from the index but not from the (wildcard, unprocessed) query.
+* ``vocabulary``: the index's own Chinese words with their counts. ``docs/assets/search.js`` segments
+  the query with them (the most probable split under the counts, as jieba splits with its dictionary),
+  marks each word the same way and hands the result to Material. Query and index share one segmentation.
+
+Standard library only; ``search.split_search_index`` calls it on each language's index.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+WORD_END = "\u2060"
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # CJK unified ideographs (+ extension A, compatibility)
+_RUN = re.compile(f"[{HAN}]{{2,}}")  # a word of two characters or more
+_WORD = re.compile(f"[{HAN}]+")
+MAX_WORD = 8  # characters; the browser tries words up to this length
+VOCABULARY_FILE = "search/vocabulary.js"  # beside each language's search_index.json
+
+# The Chinese stop words of lunr.zh (lunr-languages, shipped with Material as lunr/min/lunr.zh.min.js),
+# which the index's stopWordFilter removes from the index and from queries.
+_LUNR_ZH = Path("templates/assets/javascripts/lunr/min/lunr.zh.min.js")
+_STOP_LIST = re.compile(r'generateStopWordFilter\("([^"]*)"')
+
+
+def lunr_stop_words() -> frozenset[str]:
+    """lunr.zh's stop words, read from the copy Material ships.
+
+    Raises:
+        RuntimeError: the file or its stop-word list is not where Material 9 keeps it.
+    """
+    import material  # noqa: PLC0415 - only the build imports Material
+
+    path = Path(material.__file__).parent / _LUNR_ZH
+    try:
+        found = _STOP_LIST.search(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise RuntimeError(f"search: cannot read lunr.zh's stop words from {path}: {exc}") from None
+    if not found:
+        raise RuntimeError(f"search: no generateStopWordFilter(...) list in {path}")
+    return frozenset(found.group(1).split())
+
+
+def mark_words(text: str) -> str:
+    """``text`` with ``WORD_END`` between the characters of each Chinese word (idempotent: a marked word
+    is a run of one-character words). A word is a maximal run of Han characters; jieba's U+200B, spaces
+    and punctuation end it. Single characters, among them lunr.zh's stop words, stay as they are."""
+    return _RUN.sub(lambda m: WORD_END.join(m.group(0)), text)
+
+
+def vocabulary(docs: list[dict]) -> Counter:
+    """Chinese word -> occurrences in the titles and texts of ``docs`` (marked or not; words longer
+    than ``MAX_WORD`` left out)."""
+    counts: Counter = Counter()
+    for doc in docs:
+        for field in ("title", "text"):
+            text = (doc.get(field) or "").replace(WORD_END, "")
+            counts.update(w for w in _WORD.findall(text) if len(w) <= MAX_WORD)
+    return counts
+
+
+def mark_index(index: dict) -> dict:
+    """A copy of a Material search index (``{"config", "docs"}``) whose titles and texts are marked."""
+    docs = [{**d, **{f: mark_words(d[f]) for f in ("title", "text") if isinstance(d.get(f), str)}}
+            for d in index.get("docs", [])]
+    return {**index, "docs": docs}
+
+
+def vocabulary_script(docs: list[dict], stop: frozenset[str]) -> str:
+    """The text of ``VOCABULARY_FILE``: a script setting ``window.__pnVocabulary`` to word -> count and
+    ``window.__pnStopWords`` (a script, not JSON, so that ``make offline`` loads it from file://)."""
+    words = dict(sorted(vocabulary(docs).items()))  # stop words too: they shape the split, then are dropped
+    data = json.dumps(words, ensure_ascii=False, separators=(",", ":"))
+    stops = json.dumps(sorted(stop), ensure_ascii=False, separators=(",", ":"))
+    return f"window.__pnVocabulary={data};window.__pnStopWords={stops};\n"

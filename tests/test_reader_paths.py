@@ -1,0 +1,151 @@
+"""The reader's paths, part three (issue 27): Chinese search as people type it, highlighting, pasting,
+the language switch after a jump, and sharp figures. Same built site and fixtures as tests/test_browser.py.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote
+
+import pytest
+import test_browser
+import test_reader
+from benchmarks.reader import LANGUAGES, lang_root, load_queries, search_pages
+from test_browser import SCREENSHOTS, path_of
+
+base, browser, tab = test_browser.base, test_browser.browser, test_browser.tab  # fixtures
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("reader")]
+
+HEADINGS = ".md-content h2[id], .md-content h3[id]"
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. Search: every query of the project's set answers; Chinese words are highlighted; a paste searches
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_query_of_the_set_returns_nothing(tab, base, lang):
+    """Each query of tests/search_queries.json has words on the site, so each finds at least one page
+    (21 Chinese queries found none when the browser did not segment them)."""
+    page = tab.page
+    page.goto(lang_root(base, lang))
+    empty = [q for q in load_queries(lang) if not search_pages(page, q, attempts=2)]
+    assert not empty, f"{len(empty)} queries found nothing: {empty[:10]}"
+
+
+def test_a_chinese_query_run_together_with_latin_words_is_segmented(tab, base):
+    page = tab.page
+    page.goto(base)
+    page.focus("input.md-search__input")
+    page.wait_for_function("() => !!window.__pnVocabulary")
+    seen = page.evaluate("(q) => window.__pnSearchQuery(q)", "如何把张量放到GPU上").split(" ")
+    assert [w.replace("\u2060", "") for w in seen] == ["张量", "放到", "GPU"], seen
+    assert "devices/" in [r.rsplit("/", 2)[-2] + "/" for r in search_pages(page, "CUDA张量")[:3]]
+
+
+def test_the_opened_result_highlights_the_segmented_words(tab, base):
+    page = tab.page
+    page.goto(base)
+    results = search_pages(page, "数据加载")
+    assert results and results[0] == path_of(base + "data/"), results[:3]
+    with page.expect_navigation(wait_until="load"):
+        page.locator(".md-search-result__list a.md-search-result__link").first.click()
+    assert "h=" not in page.url, "the highlight parameter stays in the address"
+    marks = page.eval_on_selector_all(".md-content mark[data-md-highlight]", "ms => ms.map(m => m.textContent)")
+    assert marks and set(marks) <= {"数据", "加载"} and {"数据", "加载"} <= set(marks), marks[:20]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "search-zh-highlight.png"))
+
+
+PASTE_JS = """(text) => {
+  const box = document.querySelector("input.md-search__input");
+  box.focus();
+  Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set.call(box, text);
+  box.dispatchEvent(new InputEvent("input", {bubbles: true, inputType: "insertFromPaste"}));
+}"""
+
+
+def test_pasted_text_is_searched_without_a_key(tab, base):
+    page = tab.page
+    page.goto(base)
+    page.evaluate(PASTE_JS, "反向传播")
+    page.wait_for_function("() => /\\d/.test(document.querySelector('.md-search-result__meta').textContent)",
+                           timeout=2_000)
+    assert page.locator(".md-search-result__item").count() > 0
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. The language switch keeps the section after a table-of-contents click and a #section link
+# ---------------------------------------------------------------------------------------------
+
+def _chapters() -> list[str]:
+    return [src[: -len(".md")] + "/" for pages in test_reader._nav_chapters().values() for src in pages]
+
+
+def _switch_keeps(page, lang: str, other: str, rank: int, how: str) -> str:
+    """Problem found (empty when the twin's heading of the same rank is at the top after the switch)."""
+    twin = page.locator(HEADINGS).nth(rank)
+    test_browser.switch_language(page, other)
+    twin_id = twin.get_attribute("id")
+    top = twin.bounding_box()["y"]
+    if not unquote(page.url).endswith("#" + twin_id) or not 0 <= top < 200:
+        return f"{how}: {page.url} (heading #{twin_id} at y={top:.0f})"
+    return ""
+
+
+@pytest.mark.parametrize(("lang", "other"), [("zh", "en"), ("en", "zh")])
+def test_the_switch_keeps_the_section_after_a_jump_on_every_chapter(tab, base, lang, other):
+    """On each chapter: click the table of contents' entry of a middle section, switch, land on the twin
+    section; open a ``#section`` link of another section, switch, land there too."""
+    page, problems = tab.page, []
+    for n, rel in enumerate(_chapters()):
+        page.goto(lang_root(base, lang) + rel)
+        page.evaluate(test_reader.LOAD_IMAGES_JS)
+        count = page.locator(HEADINGS).count()
+        if count < 2:
+            continue
+        rank = count // 2
+        heading_id = page.locator(HEADINGS).nth(rank).get_attribute("id")
+        page.locator(f'.md-sidebar--secondary a.md-nav__link[href="#{heading_id}"]').first.click()
+        page.wait_for_function("(id) => decodeURIComponent(location.hash) === '#' + id", arg=heading_id)
+        page.wait_for_timeout(100)
+        problems.append(_switch_keeps(page, lang, other, rank, f"toc {lang}/{rel}"))
+        if n % 2 == 0:  # every other chapter: a #section link opened from outside
+            rank = max(1, count - 2)
+            page.goto(lang_root(base, lang) + rel)
+            heading_id = page.locator(HEADINGS).nth(rank).get_attribute("id")
+            page.goto(lang_root(base, lang) + rel + "#" + heading_id)
+            page.evaluate(test_reader.LOAD_IMAGES_JS)
+            page.evaluate("(id) => document.getElementById(id).scrollIntoView()", heading_id)
+            problems.append(_switch_keeps(page, lang, other, rank, f"link {lang}/{rel}#{heading_id}"))
+    problems = [p for p in problems if p]
+    assert not problems, "\n".join(problems)
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. Figures are sharp on a 2x screen
+# ---------------------------------------------------------------------------------------------
+
+FIGURES_JS = """() => [...document.querySelectorAll(".pn-figure img")].map((img) => ({
+  src: img.currentSrc, natural: img.naturalWidth, shown: img.getBoundingClientRect().width,
+  svg: /\\.svg(\\?|$)/.test(img.currentSrc),
+}))"""
+
+
+def test_every_figure_is_sharp_at_device_scale_factor_2(browser, base):
+    context = browser.new_context(viewport=test_browser.DESKTOP, device_scale_factor=2)
+    page, soft, count = context.new_page(), [], 0
+    try:
+        for rel in _chapters():
+            page.goto(base + rel)
+            page.evaluate(test_reader.LOAD_IMAGES_JS)
+            for fig in page.evaluate(FIGURES_JS):
+                count += 1
+                if not fig["svg"] and fig["natural"] < 2 * fig["shown"] - 1:
+                    soft.append(f"{rel}: {re.sub(r'^.*/outputs/', '', fig['src'])} is {fig['natural']} px "
+                                f"wide, shown {fig['shown']:.0f} px")
+    finally:
+        context.close()
+    assert count >= 10, f"only {count} figures on the chapters"
+    assert not soft, "\n".join(soft)

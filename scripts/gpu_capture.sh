@@ -2,10 +2,12 @@
 # The GPU capture in one command, on a machine lent through the device tool (CONTRIBUTING: "Capturing on
 # a lent GPU"). Prepared here with `make gpu-bundle`; run there, from the repository root, as
 #
-#     bash scripts/gpu_capture.sh            (with carry [".gpu-bundle"]; $OUT is the folder that comes back)
+#     bash scripts/gpu_capture.sh [capture.py arguments, default --force]
+#                                            (with carry [".gpu-bundle"]; $OUT is the folder that comes back)
 #
 # It installs the bundle's wheels without a registry, runs every example with `capture.py --force` (all
-# shards of capture.yml in one go, $PN_JOBS at once), validates the new records, and packs into $OUT:
+# shards of capture.yml in one go, $PN_JOBS at once; the examples that require CUDA first and alone; at most
+# $PN_DEADLINE_S seconds when set), validates the new records, and packs into $OUT:
 #   records.tgz  the new records and failure markers of this device kind (never the CPU records)
 #   capture.log  everything printed;  changes.md  what changed in each example's outputs;
 #   summary.md   devices and versions (validate_outputs.py);  status.txt  the exit statuses.
@@ -23,6 +25,10 @@ BUNDLE="${PN_BUNDLE:-$PWD/.gpu-bundle}"
 mkdir -p "$OUT"
 log="$OUT/capture.log"
 PYTHON="${PYTHON:-python3}"
+# Arguments, if any, go to capture.py instead of --force: e.g. `--force examples/gpu` (one chapter), or
+# `examples` (every example without a fresh record of this kind, after an earlier run's records came in).
+CAPTURE_ARGS=("$@")
+[ "$#" -gt 0 ] || CAPTURE_ARGS=(--force)
 
 capture_status=0
 validate_status=0
@@ -43,7 +49,12 @@ setup_status=0
     echo "gpu_capture: no GPU for torch here; nothing captured"
     setup_status=3
   else
-    "$PYTHON" scripts/capture.py --examples-dir "$EXAMPLES" --force -j "$JOBS" --report "$OUT/changes.md"
+    # PN_DEADLINE_S: stop the capture after so many seconds with SIGINT (it stops every run and keeps what
+    # finished), so that what was captured is still validated and packed inside the device tool's limit.
+    deadline=()
+    [ -n "${PN_DEADLINE_S:-}" ] && deadline=(timeout -s INT --kill-after=60 "$PN_DEADLINE_S")
+    "${deadline[@]}" "$PYTHON" scripts/capture.py --examples-dir "$EXAMPLES" "${CAPTURE_ARGS[@]}" -j "$JOBS" \
+      --report "$OUT/changes.md"
     capture_status=$?
     "$PYTHON" scripts/validate_outputs.py --examples "$EXAMPLES" --device "$KIND" --summary "$OUT/summary.md"
     validate_status=$?

@@ -183,3 +183,38 @@ def test_progress_is_plain_lines_outside_a_terminal(capsys):
         progress.started("examples/a/b.py")
         progress.finished("examples/a/b.py", "ok 1.0 s (CPU)")
     assert capsys.readouterr().out == "[1/2] examples/a/b.py: ok 1.0 s (CPU)\n"
+
+
+def test_examples_that_require_cuda_run_first_and_alone(write_example, examples_dir):
+    """The GPU chapter measures the GPU: nothing may run beside it (capture/run.py, run_all)."""
+    import threading
+    import time
+    from types import SimpleNamespace
+
+    from pytorch_notes.capture.run import run_all
+
+    cuda_header = '# /// example\n# requires = ["cuda"]\n# ///\n'
+    todo = [parse_example(write_example(f"ch/{name}.py", (cuda_header if name.startswith("gpu") else "") + OK),
+                          examples_dir)
+            for name in ("a", "gpu1", "b", "gpu2", "c", "d")]
+    lock, running, timeline = threading.Lock(), set(), []
+
+    class Runs:
+        def run(self, ex):
+            with lock:
+                running.add(ex.rel)
+                timeline.append((ex.rel, frozenset(running)))
+            time.sleep(0.05)
+            with lock:
+                running.discard(ex.rel)
+            return SimpleNamespace(status="cancelled", example=ex)
+
+        def cancel_all(self):
+            pass
+
+    run_all(todo, 3, Runs(), examples_dir)
+    names = [rel for rel, _ in timeline]
+    assert names[:2] == ["ch/gpu1.py", "ch/gpu2.py"] and sorted(names[2:]) == ["ch/a.py", "ch/b.py", "ch/c.py",
+                                                                                "ch/d.py"]
+    assert all(beside == {rel} for rel, beside in timeline[:2]), timeline
+    assert any(len(beside) > 1 for _, beside in timeline[2:]), "the others still share the jobs"

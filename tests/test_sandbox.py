@@ -430,11 +430,11 @@ def test_tmp_and_shared_memory_are_bounded_and_so_is_the_disk(write_example, exa
                 print(where, "refused", exc.errno)
         # %%
         import time
-        for i in range(40):
+        for i in range(120):  # far past the 24 MiB, so that other disk activity of the machine cannot hide it
             with open(f"chunk{i}", "wb") as f:
                 f.write(b"x" * (1 << 20))
-            time.sleep(0.05)
-        print("wrote 40 MiB")
+            time.sleep(0.02)
+        print("wrote 120 MiB")
         ''', mode=isolation, limits=limits)
     assert r.status == "failed" and "wrote more than" in r.message and "GiB to the disk" in r.message, r.message
     if isolation == "bwrap":

@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import re
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -140,14 +141,32 @@ def code_key(source: str, metadata: dict) -> str:
     """Key of what a cell executes: SHA-256 (first 16 hex digits) of its options and its syntax tree.
 
     The tree is ``ast.dump`` without positions (Python's ``ast`` module), so comments, blank lines
-    and formatting do not change the key, while any change to code or options does.
+    and formatting do not change the key, while any change to code or options does. The dump is the one
+    Python 3.11 writes, on every Python that runs the capture (``_canonical_dump``): a CPU record made with
+    3.11 and a GPU record made with 3.12 of the same code have the same key.
 
     Raises:
         SyntaxError: ``source`` does not parse on its own.
     """
-    tree = ast.dump(ast.parse(source), annotate_fields=True, include_attributes=False)
+    tree = _canonical_dump(ast.parse(source))
     text = json.dumps([metadata, tree], sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _canonical_dump(tree: ast.AST) -> str:
+    """``ast.dump`` as Python 3.11 writes it, whatever Python runs this.
+
+    Python 3.12 added the field ``type_params`` to function and class definitions (PEP 695), and ``ast.dump``
+    writes it even when empty; 3.13 leaves out empty lists and None unless ``show_empty=True``
+    (https://docs.python.org/3/library/ast.html#ast.dump). An empty ``type_params`` is removed from the
+    nodes (``ast.dump`` skips a field a node does not have) and empty values are shown, so that code without
+    the new syntax dumps the same on 3.11, 3.12 and 3.13.
+    """
+    for node in ast.walk(tree):
+        if getattr(node, "type_params", None) == []:
+            del node.type_params
+    options = {"show_empty": True} if sys.version_info >= (3, 13) else {}
+    return ast.dump(tree, annotate_fields=True, include_attributes=False, **options)
 
 
 def example_key(facts: dict, cell_keys: list[str]) -> str:

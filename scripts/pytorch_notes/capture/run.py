@@ -113,9 +113,16 @@ def run_all(todo: list[Example], jobs: int, runs: Supervisor, examples_dir: Path
     repository check sees is the example's. A store error (a symbolic link, a file in a folder's place)
     fails that example. On Ctrl-C, stop every run (``Supervisor.cancel_all``) before leaving, keep what
     finished, and re-raise KeyboardInterrupt.
+
+    Examples that require CUDA measure the GPU itself (bandwidth, throughput, memory), so they run first and
+    one at a time, with nothing beside them; the others then share the ``jobs``.
     """
-    done: list[Stored] = []
     jobs = max(1, jobs)
+    alone = [ex for ex in todo if ex.needs_cuda]
+    if jobs > 1 and alone and len(alone) < len(todo):
+        first = run_all(alone, 1, runs, examples_dir, secrets)
+        return first + run_all([ex for ex in todo if not ex.needs_cuda], jobs, runs, examples_dir, secrets)
+    done: list[Stored] = []
 
     def run_and_store(ex: Example) -> tuple[RunResult, Stored | None]:
         result = runs.run(ex)

@@ -39,7 +39,7 @@ from pytorch_notes.parse import Example, ExampleError, code_key, discover_exampl
 from pytorch_notes.settings import EXAMPLES_DIR, display_path
 from pytorch_notes.store import layout
 from pytorch_notes.store.model import Error, Record
-from pytorch_notes.store.records import StoreError, load_failure, load_record
+from pytorch_notes.store.records import StoreError, device_kinds, load_failure, load_record
 from pytorch_notes.store.untrusted import clean_record, terminal_text
 
 
@@ -132,7 +132,8 @@ def _check_record(path: Path, rel: str, record: Record, example: Example) -> lis
 
 
 def validate(examples_dir: Path = EXAMPLES_DIR, store_dir: Path | None = None, kind: str = "cuda") -> Report:
-    """Check that every example of ``examples_dir`` has a good, fresh record of device ``kind``.
+    """Check that every example of ``examples_dir`` that can run on device ``kind`` (a CUDA-only one has no
+    CPU record) has a good, fresh record of that kind.
 
     Args:
         examples_dir: folder of the example scripts, ``<chapter>/<name>.py``.
@@ -159,6 +160,8 @@ def validate(examples_dir: Path = EXAMPLES_DIR, store_dir: Path | None = None, k
         record_file = layout.record_path(rel, kind, root)
         try:
             example = parse_example(path, examples_dir)
+            if kind not in device_kinds(example):
+                continue  # a CUDA-only example has no CPU record
             failure = load_failure(rel, kind, root)
             record = load_record(rel, kind, root)
         except (ExampleError, StoreError) as exc:

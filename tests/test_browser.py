@@ -423,7 +423,7 @@ def test_home_pages_and_screenshots(tab, base):
     assert html_lang(page).startswith("en")
     page.screenshot(path=str(SCREENSHOTS / "home-en.png"))
     page.goto(base + "autograd/")
-    page.locator(".pn-provenance").nth(1).scroll_into_view_if_needed()  # an example: code, output, provenance
+    page.locator(".pn-provenance:visible").nth(1).scroll_into_view_if_needed()  # an example: code, output, provenance
     page.wait_for_timeout(400)  # the header's title fades to the page title once scrolled
     page.screenshot(path=str(SCREENSHOTS / "chapter-zh-autograd.png"))
     page.set_viewport_size(PHONE)
@@ -518,9 +518,21 @@ def test_english_search_finds_english_pages_only(tab, base):
     assert path_of(base + "en/autograd/") in {path_of(u) for u in results}, results[:10]
 
 
+# What follows an example's marker up to its provenance line: its code, outputs and provenance. With records of two
+# devices they sit in a tab set, one tab block each: the first block, the tab shown, is taken.
+EXAMPLE_PARTS_JS = """(marker) => {
+  const parts = [];
+  for (let el = marker.nextElementSibling; el && !el.classList.contains("pn-example"); el = el.nextElementSibling) {
+    if (el.matches(".tabbed-set")) return [...el.querySelector(".tabbed-content > .tabbed-block").children];
+    parts.push(el);
+    if (el.matches(".pn-provenance")) break;
+  }
+  return parts;
+}"""
+
 EXAMPLES_JS = """() => [...document.querySelectorAll(".pn-example")].map((marker) => {
   const parts = {code: "", outputs: [], provenance: null, links: {}, copy: false};
-  for (let el = marker.nextElementSibling; el && !el.classList.contains("pn-example"); el = el.nextElementSibling) {
+  for (const el of (""" + EXAMPLE_PARTS_JS + """)(marker)) {
     if (el.matches(".highlight, .language-python")) {
       parts.code += el.querySelector("code").textContent;
       parts.copy = parts.copy || !!el.querySelector('button[data-md-type="copy"]');
@@ -567,10 +579,11 @@ def test_embedded_example_shows_code_output_provenance_and_downloads(tab, base, 
         assert b"# PyTorch " in served.split(b"\n# \xe4\xbb\xa5\xe4\xb8\x8b", 1)[-1], f"{py}: no footer"
         nb = json.loads(_get(ipynb))
         assert nb["nbformat"] == 4 and any(c["cell_type"] == "code" for c in nb["cells"]), ipynb
-    code = page.locator(".pn-example + .highlight").first
+    code = page.locator(".pn-example + .highlight, "  # one device; with several, the tab shown first
+                        ".pn-example + .tabbed-set .tabbed-block:first-child > .highlight").first
     code.hover()  # Material shows the copy button on hover
-    for shown in (code.locator('button[data-md-type="copy"]'), page.locator(".pn-output").first,
-                  page.locator(".pn-provenance").first):
+    for shown in (code.locator('button[data-md-type="copy"]'), page.locator(".pn-output:visible").first,
+                  page.locator(".pn-provenance:visible").first):
         assert shown.is_visible(), shown
 
 

@@ -10,7 +10,7 @@ from urllib.parse import unquote
 import pytest
 import test_browser
 import test_reader
-from benchmarks.reader import LANGUAGES, lang_root, load_queries, search_pages
+from benchmarks.reader import lang_root, search_pages
 from test_browser import SCREENSHOTS, path_of
 
 base, browser, tab = test_browser.base, test_browser.browser, test_browser.tab  # fixtures
@@ -21,18 +21,9 @@ HEADINGS = ".md-content h2[id], .md-content h3[id]"
 
 
 # ---------------------------------------------------------------------------------------------
-# 1. Search: every query of the project's set answers; Chinese words are highlighted; a paste searches
+# 1. Search: a query run together is segmented, Chinese words are highlighted, a paste searches
+#    (every query of the project's set answering: tests/test_reader.py)
 # ---------------------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_no_query_of_the_set_returns_nothing(tab, base, lang):
-    """Each query of tests/search_queries.json has words on the site, so each finds at least one page
-    (21 Chinese queries found none when the browser did not segment them)."""
-    page = tab.page
-    page.goto(lang_root(base, lang))
-    empty = [q for q in load_queries(lang) if not search_pages(page, q, attempts=2)]
-    assert not empty, f"{len(empty)} queries found nothing: {empty[:10]}"
-
 
 def test_a_chinese_query_run_together_with_latin_words_is_segmented(tab, base):
     page = tab.page
@@ -53,7 +44,9 @@ def test_the_opened_result_highlights_the_segmented_words(tab, base):
         page.locator(".md-search-result__list a.md-search-result__link").first.click()
     assert "h=" not in page.url, "the highlight parameter stays in the address"
     marks = page.eval_on_selector_all(".md-content mark[data-md-highlight]", "ms => ms.map(m => m.textContent)")
-    assert marks and set(marks) <= {"数据", "加载"} and {"数据", "加载"} <= set(marks), marks[:20]
+    # 数据加载 is a word of the index (the glossary's term) and the query is also searched as its parts
+    assert marks and set(marks) <= {"数据加载", "数据", "加载"}, marks[:20]
+    assert "数据加载" in marks or {"数据", "加载"} <= set(marks), marks[:20]
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "search-zh-highlight.png"))
 

@@ -162,7 +162,7 @@ def test_a_chapter_says_where_and_when_its_examples_ran_and_flags_an_older_torch
     cpu = model.load(model.Record, fake_record(ex, "cpu"))
     gpu = model.load(model.Record, fake_record(ex, "cuda"))
     line = verification_line([cpu], "zh", "2.13.0")
-    assert line == ('<p class="pn-verified">本章的 1 个示例最近一次运行于 2026-11-23，'
+    assert line == ('<p class="pn-verified" data-search-exclude="true">本章的 1 个示例最近一次运行于 2026-11-23，'
                     '设备：CPU（torch 2.13.0+cpu）。</p>')
     line = verification_line([cpu, gpu], "en", "2.13.0")
     assert "on CPU (torch 2.13.0+cpu); NVIDIA H100 · CUDA 13.0 (torch 2.11.0+cu130)" in line

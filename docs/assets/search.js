@@ -23,6 +23,8 @@
   /* Words of a question, not of its topic: "如何把张量放到GPU上" asks about 张量, 放到 and GPU */
   var ZH_QUESTION = new Set(("如何 怎么 怎么办 怎样 怎么样 什么 为什么 是否 请问 一下 哪些 哪个 哪里 能不能 " +
     "可以 有没有 意思 啥 咋 咋办 吗 呢 啊 吧 区别 作用 用法 干什么 干啥 有何").split(" "));
+  /* Words that name no topic ("is_causal参数" asks about is_causal): left out when the query has others */
+  var ZH_WEAK = new Set("参数 函数 方法 问题 例子 代码 教程 使用 报错 解释 含义 原理 实现".split(" "));
   var config = JSON.parse(document.getElementById("__config").textContent);
   var root = new URL(config.base.replace(/\/?$/, "/"), location.href);
 
@@ -93,13 +95,15 @@
     raw = raw.replace(spacedHan, "$1");  /* "自动 求导": Chinese has no spaces between words; segment it whole */
     var out = raw.replace(hanRun, function (run) { return " " + chineseTerms(run).join(" ") + " "; })
       .replace(/\s+/g, " ").trim();
+    var terms = out.split(" "), strong = terms.filter(function (t) { return !ZH_WEAK.has(t.split(WORD_END).join("")); });
+    if (strong.length && strong.length < terms.length) out = strong.join(" ");
     return out || raw;
   }
 
   /* "Expected all tensors to be on the same device": without its stop words, the rare words rank */
   function withoutEnglishStopWords(raw) {
     /* "torch.where条件选择": "torch*" matches every page, titles first (boosted); the other words decide */
-    var bare = raw.replace(/\btorch\.(?=[A-Za-z_])/g, "");
+    var bare = raw.replace(/\b(?:torch|F)\.(?=[A-Za-z_])/g, "");  /* F.: "F*" matches as widely */
     if (bare.trim() && bare !== raw) raw = bare;
     var words = raw.trim().split(/\s+/);
     if (words.length < 3 || raw.indexOf('"') >= 0) return raw;
@@ -108,14 +112,22 @@
     return kept.length ? kept.join(" ") : raw;
   }
 
-  /* A term "1" alone ("dimension 1", "dim=1") makes lunr reject the whole query ("Invalid query"), and
-     Material then shows nothing: leave it out (other numbers work). */
-  function withoutLoneOne(raw) {
-    var out = raw.replace(/(^|[^\w.])1(?![\w.])/g, "$1");
+  /* A lone digit ("dimension 1", "dim=1", "element 0") makes lunr reject the whole query ("Invalid query"),
+     and Material then shows nothing: leave it out (numbers of two digits and more work). "cuda:0" would be
+     lunr's field syntax (field "cuda"), an invalid query too: the colon becomes a space. */
+  function withoutLoneDigits(raw) {
+    var out = raw.replace(/(\w):(?=\w)/g, "$1 ").replace(/(^|[^\w.])\d(?![\w.])/g, "$1");
     return out.trim() ? out : raw;
   }
 
-  window.__pnSearchQuery = function (raw) { return withoutLoneOne(segment(withoutEnglishStopWords(raw))); };
+  /* "detect_anomaly" is inside the word set_detect_anomaly: an identifier matches inside words too */
+  function identifiersInside(raw) {
+    return raw.replace(/(^|\s)(?=[A-Za-z]\w*_\w)/g, "$1*");
+  }
+
+  window.__pnSearchQuery = function (raw) {
+    return identifiersInside(withoutLoneDigits(segment(withoutEnglishStopWords(raw))));
+  };
 
   var box = document.querySelector('[data-md-component="search-query"]');
   var native = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value");

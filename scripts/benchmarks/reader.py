@@ -98,6 +98,7 @@ class Recall:
     hits: int = 0
     total: int = 0
     misses: list[str] = field(default_factory=list)
+    empty: list[str] = field(default_factory=list)  # queries that found no page at all
 
     @property
     def value(self) -> float:
@@ -116,8 +117,11 @@ def recall_at_3(page, base: str, lang: str, queries: dict[str, list[str]] | None
     result = Recall(lang)
     for query, expected in queries.items():
         want = [urlsplit(root + e).path for e in ([expected] if isinstance(expected, str) else expected)]
-        top = search_pages(page, query)[:3]
+        found = search_pages(page, query)
+        top = found[:3]
         result.total += 1
+        if not found:
+            result.empty.append(query)
         if any(w in top for w in want):
             result.hits += 1
         else:

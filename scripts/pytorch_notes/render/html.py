@@ -160,7 +160,9 @@ def _footer(record: Record | None, t: dict, links: Links, report: str = "") -> s
     if report:
         foot.append(f'<a href="{html.escape(report)}" class="pn-report" target="_blank" rel="noopener">'
                     f'{t["report"]}</a>')
-    return '<p class="pn-provenance">' + ' <span class="pn-sep">·</span> '.join(foot) + "</p>"
+    # data-search-exclude: the same facts under every example are not searched (Material removes it afterwards)
+    return ('<p class="pn-provenance" data-search-exclude="true">' + ' <span class="pn-sep">·</span> '.join(foot)
+            + "</p>")
 
 
 def _device_blocks(example: Example, dev: DeviceOutputs, lang: str, url_for: Callable[[str], str],
@@ -228,7 +230,7 @@ def _comparison(shown: list[DeviceOutputs], t: dict) -> str:
     if len(timed) >= 2 and min(s for _, s in timed) > 0:
         (fast, f_s), (slow, s_s) = min(timed, key=lambda x: x[1]), max(timed, key=lambda x: x[1])
         line += t["compare_ratio"].format(slow=slow, fast=fast, ratio=s_s / f_s)
-    return f'<p class="pn-compare">{html.escape(line)}</p>'
+    return f'<p class="pn-compare" data-search-exclude="true">{html.escape(line)}</p>'
 
 
 def _indent(block: str) -> str:
@@ -267,9 +269,11 @@ def render_example(example: Example, fresh: Freshness, lang: str, url_for: Calla
         blocks, used = _device_blocks(example, shown[0], lang, url_for, links)
         return "\n\n".join([head, *blocks]) + "\n", used
     out, used = [head], []
-    for dev in shown:
+    for i, dev in enumerate(shown):
         blocks, assets = _device_blocks(example, dev, lang, url_for, links)
         used += assets
+        if i:  # search indexes the tab shown first; the others repeat its code (md_in_html keeps the Markdown)
+            blocks = ['<div class="pn-tab-more" data-search-exclude="true" markdown>', *blocks, "</div>"]
         label = device_label(dev.record) + (t["stale_tab"] if dev.state != "fresh" else "")
         out.append(f'=== "{markdown_text(label)}"\n\n' + "\n\n".join(_indent(b) for b in blocks))
     out.append(_comparison(shown, t))
@@ -308,4 +312,4 @@ def verification_line(records: list[Record], lang: str, pinned: str | None, time
         text += " " + t["verified_old"].format(old=len(old), versions=versions, pinned=pinned)
     space = "" if lang == "zh" else " "  # after a full-width full stop, none
     link = f'{space}<a href="{html.escape(times_url)}">{html.escape(t["verified_times"])}</a>' if times_url else ""
-    return f'<p class="pn-verified">{html.escape(text)}{link}</p>'
+    return f'<p class="pn-verified" data-search-exclude="true">{html.escape(text)}{link}</p>'

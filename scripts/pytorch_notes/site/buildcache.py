@@ -79,10 +79,18 @@ def _toc(items) -> list:
     return [[getattr(i, "id", None), i.url, i.title, _toc(i.children)] for i in items or []]
 
 
+@functools.lru_cache(maxsize=1)
+def _user_words() -> str:
+    """The digest of jieba's user dictionary (``searchwords.USER_DICTIONARY``): it changes the words."""
+    from pytorch_notes.site.searchwords import USER_DICTIONARY  # noqa: PLC0415
+
+    return hashlib.sha256(USER_DICTIONARY.read_bytes()).hexdigest() if USER_DICTIONARY.exists() else ""
+
+
 def search_key(page) -> str | None:
     """The key of ``page``'s search entries: a SHA-256 over everything Material reads from the page."""
     meta = page.meta or {}
-    return _digest([_FORMAT, _version("mkdocs-material"), _version("jieba"), page.url, str(page.title),
+    return _digest([_FORMAT, _version("mkdocs-material"), _version("jieba"), _user_words(), page.url, str(page.title),
                     meta.get("title"), meta.get("search"), meta.get("tags"), _toc(page.toc), text_digest(page.content)])
 
 

@@ -332,7 +332,8 @@ def chapter_link(page, config, lang: str) -> str:
         return ""
     href = get_relative_url(chapter_url(lang, chapter), page.file.url)
     text = plural(STRINGS[lang], "bundle_chapter", len(chapter.examples)).format(n=len(chapter.examples))
-    return f'<p class="pn-bundle"><a href="{html.escape(href)}" download>{html.escape(text)}</a></p>'
+    link = f'<a href="{html.escape(href)}" download>{html.escape(text)}</a>'
+    return f'<p class="pn-bundle" data-search-exclude="true">{link}</p>'
 
 
 def home_link(markdown: str, page, config, lang: str) -> str:

@@ -143,7 +143,7 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
 
 
 def on_page_content(html: str, page, config, files) -> str:
-    return notebooks.slim_notebook_page(html, page, config)
+    return search.exclude_example_tab_labels(notebooks.slim_notebook_page(html, page, config))
 
 
 def on_page_context(context, page, config, nav):

@@ -4,10 +4,24 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from pathlib import Path
 
 from pytorch_notes.settings import LANGUAGES
 from pytorch_notes.site import incremental, searchwords
+
+# An example's device tabs (render/html.py) as pymdownx.tabbed writes them: the marker, the tab set, its radio
+# inputs, then the labels. The labels ("NVIDIA H100 · CUDA 13.0", "CPU") on every example made "CUDA" a word of
+# nearly every page, and the devices chapter fell out of the first three results for "CUDA张量".
+_EXAMPLE_TAB_LABELS = re.compile(r'(<div class="pn-example"[^>]*></div>\s*<div class="tabbed-set[^"]*"[^>]*>'
+                                 r'(?:\s*<input[^>]*>)*\s*<div class="tabbed-labels")>')
+
+
+def exclude_example_tab_labels(html: str) -> str:
+    """``html`` (a page's content, ``on_page_content``) with ``data-search-exclude`` on the labels of the
+    examples' device tabs: Material's search skips an element that has it, and removes the attribute
+    from the page afterwards. Other content tabs keep their labels searchable."""
+    return _EXAMPLE_TAB_LABELS.sub(r"\1 data-search-exclude=\"true\">", html)
 
 
 def split_search_index(config) -> None:

@@ -92,3 +92,37 @@ def vocabulary_script(docs: list[dict], stop: frozenset[str]) -> str:
     data = json.dumps(words, ensure_ascii=False, separators=(",", ":"))
     stops = json.dumps(sorted(stop), ensure_ascii=False, separators=(",", ":"))
     return f"window.__pnVocabulary={data};window.__pnStopWords={stops};\n"
+
+
+# --- the course's terms as words of jieba's dictionary ---------------------------------------------------
+# jieba splits terms it does not know (自动求导 -> 自动 求导, 叶子节点 -> 叶子 节点), so a chapter's title was
+# no word of the index and typing it ranked another chapter first. The Chinese terms of the glossary
+# (docs/zh/glossary.md, first column) are given to jieba through Material's public option
+# `jieba_dict_user` (mkdocs.yml), from this file; tests/test_search_words.py keeps it equal to the glossary.
+USER_DICTIONARY = Path(__file__).with_name("search_words.txt")
+_TERM_CELL = re.compile(r"^\|\s*([^|]+?)\s*\|")
+
+
+def glossary_terms(glossary_md: str) -> list[str]:
+    """The Chinese words (two Han characters or more) of the first column of the glossary's tables,
+    sorted: ``索引 / 切片`` gives 索引 and 切片; ``连续（内存布局）`` gives 连续 and 内存布局."""
+    words, lines = set(), glossary_md.splitlines()
+    for i, line in enumerate(lines):
+        m = _TERM_CELL.match(line)
+        header = i + 1 < len(lines) and lines[i + 1].lstrip().startswith("| ---")
+        if m and not header:
+            words.update(w for w in _WORD.findall(m.group(1)) if len(w) >= 2)
+    return sorted(words)
+
+
+def user_dictionary_text(glossary_md: str) -> str:
+    """The text of ``USER_DICTIONARY``: one word per line (jieba's user-dictionary format)."""
+    return "".join(f"{w}\n" for w in glossary_terms(glossary_md))
+
+
+if __name__ == "__main__":  # regenerate: .venv/bin/python -m pytorch_notes.site.searchwords
+    from pytorch_notes.settings import DOCS_DIR
+
+    USER_DICTIONARY.write_text(user_dictionary_text((DOCS_DIR / "zh" / "glossary.md").read_text(encoding="utf-8")),
+                               encoding="utf-8")
+    print(f"wrote {USER_DICTIONARY}")

@@ -9,6 +9,7 @@ import pytest
 from pytorch_notes import scaffold
 from pytorch_notes.pages import embed_mismatches, missing_twins, orphan_examples
 from pytorch_notes.parse import parse_example
+from pytorch_notes.site import coursemap
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -23,18 +24,24 @@ def repo(tmp_path: Path) -> Path:
 
 
 def test_new_chapter_touches_three_files_and_the_nav(repo, capsys):
-    assert scaffold.main(["attention", "--section", "进阶"], repo) == 0
+    assert scaffold.main(["pruning", "--section", "进阶"], repo) == 0
     written = [ln.split("wrote ")[1] for ln in capsys.readouterr().out.splitlines() if "wrote" in ln]
-    assert written == ["examples/attention/first_example.py", "docs/zh/attention.md", "docs/en/attention.md",
+    assert written == ["examples/pruning/first_example.py", "docs/zh/pruning.md", "docs/en/pruning.md",
                        "mkdocs.yml"]
     nav = (repo / "mkdocs.yml").read_text(encoding="utf-8").split("\nnav:\n", 1)[1]
     section = nav.split("  - 进阶:\n", 1)[1].split("\n  - ", 1)[0]
-    assert section.rstrip().endswith("      - attention.md")
-    assert (repo / "mkdocs.yml").read_text(encoding="utf-8").count("attention.md") == 1
+    assert section.rstrip().endswith("      - pruning.md")
+    assert (repo / "mkdocs.yml").read_text(encoding="utf-8").count("pruning.md") == 1
     # The new chapter already satisfies the content checks.
-    assert parse_example(repo / "examples/attention/first_example.py", repo / "examples").cells
+    assert parse_example(repo / "examples/pruning/first_example.py", repo / "examples").cells
     assert missing_twins(repo / "docs") == [] and embed_mismatches(repo / "docs") == []
-    assert orphan_examples([repo / "examples/attention/first_example.py"], repo / "examples", repo / "docs") == []
+    assert orphan_examples([repo / "examples/pruning/first_example.py"], repo / "examples", repo / "docs") == []
+    # ... and it is on the home page's course map, with its description and count (issue 27: no hand-typed line)
+    for lang, count in (("zh", "1 个示例"), ("en", "1 example")):
+        title, description, n = coursemap.page_facts(repo / "docs" / lang / "pruning.md", f"docs/{lang}/pruning.md")
+        assert title == "Pruning" and description and n == 1
+        shown = coursemap.course_map([{"进阶": ["pruning.md"]}], {"进阶": "Going further"}, repo / "docs" / lang, lang)
+        assert "[Pruning](pruning.md)" in shown and shown.rstrip().endswith(count), shown
 
 
 def test_default_section_is_the_last_before_the_appendix(repo):

@@ -23,3 +23,13 @@ if torch.accelerator.is_available():
 else:
     print("No accelerator on this machine: every tensor is on the CPU, so devices cannot be mixed here.")
     print("On a GPU machine, cpu_tensor + gpu_tensor raises RuntimeError.")
+
+# %%
+# zh: NumPy 只认识主机内存：加速器上的张量要先 .cpu()，在 CPU 上的张量可以直接 .numpy()
+# en: NumPy knows only host memory: a tensor on an accelerator needs .cpu() first; one on the CPU converts directly.
+t = torch.arange(3.0, device=device)
+try:
+    print("t.numpy():", t.numpy())
+except TypeError as e:
+    print(type(e).__name__ + ":", e)
+print("t.cpu().numpy():", t.cpu().numpy())

@@ -1,3 +1,6 @@
+# /// example
+# timeout = 180
+# ///
 # %%
 import torch
 from torch import nn

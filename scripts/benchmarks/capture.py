@@ -76,8 +76,22 @@ def overhead_subset(count: int, examples_dir: Path = EXAMPLES_DIR) -> list[str]:
     return [rel for _, rel in plain]
 
 
+def course_capture_time(examples_dir: Path = EXAMPLES_DIR) -> list[Figure]:
+    """The whole course on the CPU, from the committed records (no run): the sum of every example's
+    stored run time (``provenance.duration_s``), target under 20 minutes, and the slowest example,
+    target at most 60 s (issue 31). The records' times are those of the machine that captured them."""
+    durations = stored_durations(examples_dir)
+    if not durations:
+        return []
+    slowest = max(durations, key=durations.get)
+    return [Figure("CPU capture time of all examples (records)", "s", [sum(durations.values())], ("<", 1200.0),
+                   note=f"{len(durations)} examples, serial"),
+            Figure("slowest example on the CPU (records)", "s", [durations[slowest]], ("<=", 60.0), note=slowest)]
+
+
 def bench_capture(tmp: Path, repeat: int, count: int) -> list[Figure]:
-    """Capture with ``-j 1`` and ``-j 2`` against the sum of bare runs of the same examples."""
+    """Capture with ``-j 1`` and ``-j 2`` against the sum of bare runs of the same examples; then the whole
+    course's CPU capture time from the records (``course_capture_time``)."""
     root = copy_repo(tmp / "capture-repo")
     env = bench_env(tmp)
     subset = overhead_subset(count, root / "examples")
@@ -93,7 +107,8 @@ def bench_capture(tmp: Path, repeat: int, count: int) -> list[Figure]:
     f_j1 = Figure("capture --force -j 1", "s", j1, note=what)
     f_j2 = Figure("capture --force -j 2", "s", j2, note=what)
     return [f_bare, f_j1, f_j2, ratio("capture overhead (-j 1 / bare)", f_j1, f_bare, ("<=", 1.2)),
-            ratio("parallel speed-up (-j 1 / -j 2)", f_j1, f_j2), *bench_sandbox(root, subset, repeat)]
+            ratio("parallel speed-up (-j 1 / -j 2)", f_j1, f_j2), *bench_sandbox(root, subset, repeat),
+            *course_capture_time()]
 
 
 def bench_sandbox(root: Path, subset: list[str], repeat: int) -> list[Figure]:

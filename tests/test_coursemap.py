@@ -1,0 +1,49 @@
+"""The home page's course map is derived from the nav and the pages (site/coursemap.py, issue 27)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from mkdocs.exceptions import PluginError
+from pytorch_notes.site import coursemap
+
+NAV = [{"基础": ["a.md", "b.md"]}, {"附录": ["c.md"]}]
+
+
+def write(d: Path, name: str, text: str) -> None:
+    d.mkdir(parents=True, exist_ok=True)
+    (d / name).write_text(text, encoding="utf-8")
+
+
+def test_sections_titles_descriptions_and_counts_come_from_the_pages(tmp_path):
+    write(tmp_path, "a.md",
+          "---\ndescription: 张量的创建。\n---\n\n# 张量\n\n::: example ch/x.py\n\n::: example ch/y.py\n")
+    write(tmp_path, "b.md", "---\ndescription: 一个例子\n---\n\n# 一章\n\n::: example ch/z.py\n")
+    write(tmp_path, "c.md", "---\ndescription: 中英对照\n---\n\n# 术语表\n")
+    shown = coursemap.course_map(NAV, {}, tmp_path, "zh")
+    assert shown == ("### 基础\n\n- [张量](a.md)：张量的创建。2 个示例\n- [一章](b.md)：一个例子。1 个示例\n\n"
+                     "### 附录\n\n- [术语表](c.md)：中英对照。"), shown
+    en = coursemap.course_map(NAV, {"基础": "Basics", "附录": "Appendix"}, tmp_path, "en")
+    assert en.startswith("### Basics\n\n- [张量](a.md): 张量的创建. 2 examples\n- [一章](b.md): 一个例子. 1 example")
+
+
+def test_a_page_without_a_description_fails_naming_the_file(tmp_path):
+    write(tmp_path, "a.md", "# 张量\n")
+    write(tmp_path, "b.md", "---\ndescription: x\n---\n# B\n")
+    write(tmp_path, "c.md", "---\ndescription: x\n---\n# C\n")
+    with pytest.raises(PluginError, match=r"docs/zh/a\.md:1: no `description:`"):
+        coursemap.course_map(NAV, {}, tmp_path, "zh")
+
+
+def test_the_marker_inside_a_code_block_stays(tmp_path):
+    class Page:
+        class file:
+            abs_src_path = str(tmp_path / "index.md")
+
+    class Config:
+        nav = []
+        plugins: dict = {}
+
+    md = f"```\n{coursemap.MARKER}\n```\n"
+    assert coursemap.fill_page(md, Page, Config, "zh") == md

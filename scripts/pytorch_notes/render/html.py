@@ -272,8 +272,10 @@ def render_example(example: Example, fresh: Freshness, lang: str, url_for: Calla
     for i, dev in enumerate(shown):
         blocks, assets = _device_blocks(example, dev, lang, url_for, links)
         used += assets
-        if i:  # search indexes the tab shown first; the others repeat its code (md_in_html keeps the Markdown)
-            blocks = ['<div class="pn-tab-more" data-search-exclude="true" markdown>', *blocks, "</div>"]
+        # search indexes the tab shown first; the others repeat its code (the blank lines around the div
+        # leave its content Markdown)
+        if i:
+            blocks = ['<div class="pn-tab-more" data-search-exclude="true">', *blocks, "</div>"]
         label = device_label(dev.record) + (t["stale_tab"] if dev.state != "fresh" else "")
         out.append(f'=== "{markdown_text(label)}"\n\n' + "\n\n".join(_indent(b) for b in blocks))
     out.append(_comparison(shown, t))

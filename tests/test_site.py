@@ -182,3 +182,26 @@ def test_every_chapter_with_examples_says_where_they_last_ran(site):
             text = out.read_text(encoding="utf-8")
             assert 'class="pn-verified"' in text, f"{out}: no verification line"
             assert text.index('class="pn-verified"') < text.index('class="pn-example"'), f"{out}: not under the title"
+
+
+_ARTICLE = re.compile(r'<article class="md-content__inner[^"]*">(.*?)</article>', re.S)
+_SECTION_HEADING = re.compile(r'<h([23])\b[^>]*\bid="([^"]+)"')
+
+
+def test_twin_pages_have_their_sections_in_step(site):
+    """Every page and its translation have the same h2/h3 sections in the same order, so the language switch
+    can keep the reader's section by its rank (docs/overrides/main.html; tests/test_reader_paths.py drives
+    the switch in a browser). A section added in one language only makes the switch open the page's top."""
+    out_of_step = []
+    for rel in language_pages(LANGUAGES[0]):
+        url = rel[:-3] + "/index.html" if rel != "index.md" else "index.html"
+        levels = {}
+        for lang in LANGUAGES:
+            article = _ARTICLE.search((site / page_dir(lang) / url).read_text(encoding="utf-8"))
+            levels[lang] = [(m.group(1), m.group(2)) for m in _SECTION_HEADING.finditer(article.group(1))]
+        zh, en = (levels[lang] for lang in LANGUAGES[:2])
+        if [lvl for lvl, _ in zh] != [lvl for lvl, _ in en]:
+            out_of_step.append(f"{rel}: {len(zh)} vs {len(en)} sections\n  " +
+                               "\n  ".join(f"{lang}: " + " ".join(f"h{lvl}#{anchor}" for lvl, anchor in levels[lang])
+                                           for lang in LANGUAGES[:2]))
+    assert not out_of_step, "\n".join(out_of_step)

@@ -11,6 +11,8 @@ on the same functions.
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import functools
 import json
 import threading
@@ -177,8 +179,9 @@ def axe_count(browser, base: str, schemes=("light", "dark")) -> tuple[int, list[
     return total, lines
 
 
-def bench_reader(site: Path) -> list[Figure]:
-    """Search recall@3 per language and the axe-core count, on ``site`` served on 127.0.0.1.
+@contextlib.contextmanager
+def served_browser(site: Path):
+    """``(browser, base)``: headless Chromium (Playwright) and the URL of ``site`` served on 127.0.0.1.
 
     Raises:
         BenchError: Playwright or a Chromium (``benchmarks.chromium.find_chromium``) is missing.
@@ -192,29 +195,71 @@ def bench_reader(site: Path) -> list[Figure]:
         raise BenchError(f"the reader section needs Chromium: {INSTALL}")
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_port}/"
-    figures = []
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"], headless=True)
-            for lang in LANGUAGES:
-                context = browser.new_context(viewport=DESKTOP)
-                page = context.new_page()
-                page.set_default_timeout(15_000)
-                recall = recall_at_3(page, base, lang)
-                context.close()
-                figures.append(Figure(f"search recall@3 ({lang})", "", [round(recall.value, 3)], (">=", 0.9),
-                                      f"{recall.hits}/{recall.total} queries of tests/search_queries.json"))
-            total, _ = axe_count(browser, base)
-            figures.append(Figure("axe-core serious + critical violations", "", [total], ("==", 0),
-                                  f"{len(AXE_PAGES)} pages x {len(LANGUAGES)} languages, light and dark"))
-            browser.close()
+            try:
+                yield browser, f"http://127.0.0.1:{server.server_port}/"
+            finally:
+                browser.close()
     finally:
         server.shutdown()
         server.server_close()
+
+
+def measure_recall(browser, base: str, lang: str, queries: dict[str, list[str]] | None = None) -> Recall:
+    """``recall_at_3`` in a fresh desktop-sized tab of ``browser``."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        return recall_at_3(page, base, lang, queries)
+    finally:
+        context.close()
+
+
+def bench_reader(site: Path) -> list[Figure]:
+    """Search recall@3 per language and the axe-core count, on ``site`` served on 127.0.0.1.
+
+    Raises:
+        BenchError: Playwright or a Chromium (``benchmarks.chromium.find_chromium``) is missing.
+    """
+    figures = []
+    with served_browser(site) as (browser, base):
+        for lang in LANGUAGES:
+            recall = measure_recall(browser, base, lang)
+            figures.append(Figure(f"search recall@3 ({lang})", "", [round(recall.value, 3)], (">=", 0.9),
+                                  f"{recall.hits}/{recall.total} queries of tests/search_queries.json"))
+        total, _ = axe_count(browser, base)
+        figures.append(Figure("axe-core serious + critical violations", "", [total], ("==", 0),
+                              f"{len(AXE_PAGES)} pages x {len(LANGUAGES)} languages, light and dark"))
     return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m benchmarks.reader [SITE] [--queries FILE] [--lang zh]``: recall@3 of a query set on a built
+    site (default ``site/``, from ``make build``), with every query that missed and what it found instead.
+    The tool for tuning search; ``make bench`` and ``tests/test_reader.py`` hold the targets."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.reader", description=main.__doc__)
+    parser.add_argument("site", nargs="?", type=Path, default=REPO_ROOT / "site")
+    parser.add_argument("--queries", type=Path, default=QUERIES, help="a JSON file shaped like the default")
+    parser.add_argument("--lang", choices=LANGUAGES, action="append", help="default: every language")
+    args = parser.parse_args(argv)
+    if not (args.site / "index.html").is_file():
+        parser.error(f"{args.site} holds no built site (make build)")
+    with served_browser(args.site) as (browser, base):
+        for lang in args.lang or LANGUAGES:
+            recall = measure_recall(browser, base, lang, load_queries(lang, args.queries))
+            print(recall)
+            for miss in recall.misses:
+                print(f"  {miss}")
+    return 0
 
 
 class _Quiet(SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - http.server's signature
         pass
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -74,6 +74,19 @@ def test_search_index_per_language(site):
         (site / "en/index.html").read_text()
 
 
+def test_search_indexes_an_example_s_code_once(site):
+    """An example shown with two device tabs is indexed with the first tab's code only: the second repeats it
+    (render/html.py wraps it in a search-excluded element). Its code twice in a section's entry doubled the
+    weight of every word of it against the prose (169 of 261 entries per language, 2026-11-27)."""
+    for rel in ("search/search_index.json", "en/search/search_index.json"):
+        repeated = []
+        for doc in json.loads((site / rel).read_text(encoding="utf-8"))["docs"]:
+            blocks = [b for b in re.findall(r"<pre><code>(.*?)</code></pre>", doc["text"], re.S) if b.count("\n") >= 2]
+            if len(blocks) != len(set(blocks)):
+                repeated.append(doc["location"])
+        assert not repeated, f"{rel}: {len(repeated)} entries index a code block twice: {repeated[:5]}"
+
+
 TAG = re.compile(r"<(script|link|img|iframe|source|video|audio)\b([^>]*)>", re.I)
 URL = re.compile(r'\b(?:src|href)="(?:https?:)?//([^/"]+)', re.I)
 NOT_LOADED = re.compile(r'\brel="(?:canonical|alternate)"', re.I)  # metadata: the browser fetches nothing

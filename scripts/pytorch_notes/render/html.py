@@ -272,10 +272,13 @@ def render_example(example: Example, fresh: Freshness, lang: str, url_for: Calla
     for i, dev in enumerate(shown):
         blocks, assets = _device_blocks(example, dev, lang, url_for, links)
         used += assets
-        # search indexes the tab shown first; the others repeat its code (the blank lines around the div
-        # leave its content Markdown)
+        # search indexes the tab shown first; the others repeat its code (the blank lines around the tag
+        # leave its content Markdown). A <section>, not a <div>: Material's search parser compares elements
+        # by tag name, so the first inner <div> it skips itself (the code's line numbers, "linenodiv") ended
+        # the exclusion of an excluding <div> and the rest of the tab was indexed (Material 9.8.1,
+        # material/plugins/search/plugin.py: Element.__eq__/__hash__ use the tag only).
         if i:
-            blocks = ['<div class="pn-tab-more" data-search-exclude="true">', *blocks, "</div>"]
+            blocks = ['<section class="pn-tab-more" data-search-exclude="true">', *blocks, "</section>"]
         label = device_label(dev.record) + (t["stale_tab"] if dev.state != "fresh" else "")
         out.append(f'=== "{markdown_text(label)}"\n\n' + "\n\n".join(_indent(b) for b in blocks))
     out.append(_comparison(shown, t))

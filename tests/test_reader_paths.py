@@ -52,6 +52,22 @@ def test_the_opened_result_highlights_the_segmented_words(tab, base):
     page.screenshot(path=str(SCREENSHOTS / "search-zh-highlight.png"))
 
 
+def test_english_query_words_are_cut_to_their_stem(tab, base):
+    """The index keeps English words as written and Material makes a query term a prefix: a typed plural or
+    the other spelling finds the page's form through the stem (docs/assets/search.js, ``stem``)."""
+    page = tab.page
+    page.goto(lang_root(base, "en"))
+    page.focus("input.md-search__input")
+    page.wait_for_function("() => !!window.__pnVocabulary")
+    query = "(q) => window.__pnSearchQuery(q)"
+    assert page.evaluate(query, "weight initialization") == "weight initiali"
+    assert page.evaluate(query, "CUDA events batches") == "CUDA event batch"
+    assert page.evaluate(query, "loss uses cuda") == "loss uses cuda"  # stems under 4 letters: as typed
+    pasted = "Expected all tensors to be on the same device"
+    assert "tensors" in page.evaluate(query, pasted).split(), "a pasted message keeps its words"
+    assert "layers/" in [r.rsplit("/", 2)[-2] + "/" for r in search_pages(page, "weight initialization")[:3]]
+
+
 PASTE_JS = """(text) => {
   const box = document.querySelector("input.md-search__input");
   box.focus();

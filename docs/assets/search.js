@@ -120,13 +120,37 @@
     return out.trim() ? out : raw;
   }
 
+  /* English words are indexed as written (no stemmer: Material makes each query term a prefix, "glossary*",
+     which does not match a stemmed "glossari"). A query word is cut back to its stem instead, and the prefix
+     finds the forms the pages use: "events" -> event* (Event, events), "initialization" -> initiali*
+     (initialisation, initialize), "batches" -> batch*, "trained" -> train*. Words of letters only; a stem
+     keeps at least 4 letters ("uses", "loss" and API names such as cuda stay as typed). */
+  var SUFFIXES = [[/(?:[iy]z|is)(?:ations?|ing|e[sd]?)$/, "i"], [/ies$/, ""], [/(ss|[sxz]|ch|sh)es$/, "$1"],
+    [/([^su])s$/, "$1"], [/ing$/, ""], [/ed$/, ""]];
+  function stem(word) {
+    if (!/^[A-Za-z]{5,}$/.test(word)) return word;
+    var lower = word.toLowerCase();
+    for (var i = 0; i < SUFFIXES.length; i++) {
+      if (!SUFFIXES[i][0].test(lower)) continue;
+      var cut = lower.replace(SUFFIXES[i][0], SUFFIXES[i][1]);
+      return cut.length >= 4 ? cut : word;
+    }
+    return word;
+  }
+  /* ...not in a pasted message ("Expected all tensors to be on the same device"): its words are the page's */
+  var PASTED_WORDS = 7;
+  function stemmed(raw, typed) {
+    if (raw.indexOf('"') >= 0 || typed.trim().split(/\s+/).length >= PASTED_WORDS) return raw;
+    return raw.split(" ").map(stem).join(" ");
+  }
+
   /* "detect_anomaly" is inside the word set_detect_anomaly: an identifier matches inside words too */
   function identifiersInside(raw) {
     return raw.replace(/(^|\s)(?=[A-Za-z]\w*_\w)/g, "$1*");
   }
 
   window.__pnSearchQuery = function (raw) {
-    return identifiersInside(withoutLoneDigits(segment(withoutEnglishStopWords(raw))));
+    return identifiersInside(withoutLoneDigits(stemmed(segment(withoutEnglishStopWords(raw)), raw)));
   };
 
   var box = document.querySelector('[data-md-component="search-query"]');

@@ -71,3 +71,22 @@ def test_chinese_text_is_segmented_once_per_text_as_material_does(monkeypatch):
     assert segment(None, fresh) == segment(None, fresh)
     assert len(cuts) == before, "a text segmented before is not cut again"
     assert segment(None, text) == expected
+
+
+def test_code_lines_many_pages_repeat_leave_the_index_and_the_rest_stays():
+    def entry(page: str, code: str, prose: str = "<p>prose</p>") -> dict:
+        return {"location": f"{page}/#s", "title": page, "text": f"{prose} <pre><code>{code}</code></pre>"}
+
+    boiler = "import torch\ndevice = 'cpu'\n"
+    docs = [entry(f"p{i}", boiler + f"x{i} = torch.ones({i})") for i in range(8)]
+    docs.append(entry("devices", "y = torch.zeros(2)", "<p>device = 'cpu' picks the device</p>"))
+    docs.append({"location": "empty/", "title": "no text"})
+    out = search.without_boilerplate_code({"config": {"lang": ["en"]}, "docs": docs})
+    texts = [d.get("text", "") for d in out["docs"]]
+    assert not any("import torch" in t for t in texts[:8])  # on 8 of 9 pages with code
+    assert all(f"x{i} = torch.ones({i})" in texts[i] for i in range(8))
+    assert "device = 'cpu' picks the device" in texts[8], "prose is never touched"
+    assert docs[0]["text"].startswith("<p>prose</p> <pre><code>import torch"), "the input is not changed"
+    # a line on fewer than a quarter of the pages stays
+    rare = [entry(f"q{i}", "import torch" if i < 2 else "z = 1") for i in range(9)]
+    assert search.without_boilerplate_code({"docs": rare})["docs"][0]["text"].count("import torch") == 1

@@ -85,6 +85,9 @@ def test_search_indexes_an_example_s_code_once(site):
             if len(blocks) != len(set(blocks)):
                 repeated.append(doc["location"])
         assert not repeated, f"{rel}: {len(repeated)} entries index a code block twice: {repeated[:5]}"
+    # an output's label and run time ("Output 0.21 s") are no words of the page (render/kinds.py, output_label)
+    en = (site / "en/search/search_index.json").read_text(encoding="utf-8")
+    assert not re.search(r"Output [\d.]+ s", en), "output labels in the search index"
 
 
 TAG = re.compile(r"<(script|link|img|iframe|source|video|audio)\b([^>]*)>", re.I)

@@ -64,16 +64,23 @@ class Kind:
     compare: Callable[[Output], list[str]]
 
 
+def output_label(label: str) -> str:
+    """The label of an output block ("输出", "Output", "预期的异常"...), escaped here. Kept out of the search
+    index (``data-search-exclude``): on 599 outputs per language it made 输出/"output" a word of every
+    example, and a query such as 每层输出形状 matched them all. ``render/html.py`` adds the cell's run time
+    inside it."""
+    return f'<span class="pn-output__label" data-search-exclude="true">{html.escape(label)}</span>'
+
+
 def output_block(text: str, classes: str, label: str, t: dict) -> str:
     """A labelled output block; text of more than ``LONG_OUTPUT_LINES`` lines is collapsed."""
     body = clean_text(text).rstrip("\n")
     pre = f'<pre><code>{escaped_line(body)}</code></pre>'
-    head = f'<span class="pn-output__label">{html.escape(label)}</span>'
     n = body.count("\n") + 1
     if n > LONG_OUTPUT_LINES:
         summary = html.escape(t["long_output"].format(lines=n))
-        pre = f'<details class="pn-output__more"><summary>{summary}</summary>{pre}</details>'
-    return f'<div class="pn-output {classes}">{head}{pre}</div>'
+        pre = f'<details class="pn-output__more"><summary data-search-exclude="true">{summary}</summary>{pre}</details>'
+    return f'<div class="pn-output {classes}">{output_label(label)}{pre}</div>'
 
 
 def _lines(text: str) -> list[str]:
@@ -129,8 +136,8 @@ def _display_html(out: Display, ctx: Context) -> str:
     rich = out.data.get("text/html")
     if rich is not None and (clean := sanitize_html(rich)) is not None:
         body = one_html_line(clean.replace("\n", " "))
-        return (f'<div class="pn-output pn-output--html"><span class="pn-output__label">'
-                f'{html.escape(ctx.t["output"])}</span><div class="pn-output__html">{body}</div></div>')
+        return (f'<div class="pn-output pn-output--html">{output_label(ctx.t["output"])}'
+                f'<div class="pn-output__html">{body}</div></div>')
     return output_block(out.data.get("text/plain", ""), "pn-output--display", ctx.t["output"], ctx.t)
 
 
@@ -203,7 +210,7 @@ def _error_html(out: Error, ctx: Context) -> str:
                                                      frames=False))
     summary = f"{out.ename}: {out.evalue}".strip().splitlines()[0] if out.evalue else out.ename  # escaped below
     tb = example_traceback(out, ctx.example_path, ctx.line_map, ctx.show_code)
-    return (f'<div class="pn-output {classes}"><span class="pn-output__label">{html.escape(label)}</span>'
+    return (f'<div class="pn-output {classes}">{output_label(label)}'
             f'<details class="pn-output__traceback"><summary><code>{escaped_line(summary)}</code></summary>'
             f'<pre><code>{escaped_line(tb)}</code></pre></details></div>')
 

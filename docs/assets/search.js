@@ -72,12 +72,18 @@
     var words = [];
     splitRun(run).forEach(function (w) {
       words.push(w);
-      /* a compound (自动求导) also as its parts (自动 求导): the index holds it one way or the other */
+      /* a compound (自动求导) also as its parts (自动 求导): the index holds it one way or the other. Not
+         when a part is one character (学习率 -> 学习 率): the index has no such word, and 学习* alone pulled
+         in every page about learning */
       if (w.length >= 3 && vocabulary[w]) {
         var parts = splitRun(w, w.length - 1);
-        if (parts.length > 1 && parts.every(function (p) { return vocabulary[p]; })) words.push.apply(words, parts);
+        if (parts.length > 1 && parts.every(function (p) { return vocabulary[p] && p.length > 1; })) {
+          words.push.apply(words, parts);
+        }
       }
     });
+    /* a word typed twice (不同层不同学习率) counts once */
+    words = words.filter(function (w, i) { return words.indexOf(w) === i; });
     words = words.filter(function (w) { return !stopWords.has(w) && !ZH_QUESTION.has(w); });
     /* a lone character beside words ("按行求平均值" -> 按行 求 平均值) is a prefix of too many words */
     var longer = words.filter(function (w) { return w.length > 1; });

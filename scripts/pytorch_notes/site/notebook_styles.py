@@ -125,6 +125,7 @@ def _declarations(body: str) -> list[str]:
 
 def _keep_selector(selector: str, classes: set[str]) -> bool:
     bare = re.sub(r":not\([^)]*\)", "", selector)  # a class only excluded does not need to be present
+    bare = re.sub(r"\[[^\]]*\]", "", bare)  # an attribute's value is no class: [type="a.b"]
     return all(c in classes for c in _CLASS.findall(bare))
 
 

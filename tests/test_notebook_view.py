@@ -170,6 +170,8 @@ def test_notebook_pages_are_titled_by_chapter(site):
             assert title.startswith(expected + " - "), f"{page}: title {title!r}, expected {expected!r}"
             h1 = re.search(r"<h1[^>]*>(.*?)<", html).group(1)
             assert h1.strip() == expected, f"{page}: heading {h1!r}"
+            skip = re.search(r'<a href="#([^"]+)" class="md-skip">', html).group(1)  # "skip to content"
+            assert f'<h1 id="{skip}">' in html, f"{page}: the skip link's #{skip} is not the title"
             # the sidebar lists it by its chapter's title, in the section's notebooks
             active = re.search(r'md-nav__link--active[^>]*>\s*<span class="md-ellipsis">\s*(.*?)\s*</span>',
                                html, re.S)

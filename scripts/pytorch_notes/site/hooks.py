@@ -68,6 +68,7 @@ def on_config(config):
     if here != REPO_ROOT:
         raise PluginError(f"{config.config_file_path}: the pipeline package was imported from {REPO_ROOT}/scripts, "
                           f"not from this checkout; run with PYTHONPATH={here}/scripts")
+    notebooks.refuse_leftovers(Path(config.docs_dir))
     config.markdown_extensions.append(embed.EmbedExtension())  # the ::: example syntax
     buildcache.install()  # reuse search entries and highlighted code whose inputs did not change
     mdcache.install()  # and Markdown conversions

@@ -69,7 +69,19 @@ def prepare_page(html: str, page, config) -> str:
     if absolute:
         html = html.replace(f'href="{absolute}"', f'href="{chapter_link}"')
     html = _slim_markup(TOKENS.slim_code(notebook_styles.split_styles(html)[0]))
-    return _link_figures(html, chapter.examples, here)
+    return _link_figures(_title_anchor(html, page), chapter.examples, here)
+
+
+def _title_anchor(html: str, page) -> str:
+    """The title's id as the page's table of contents has it (``_1`` for a Chinese title): mkdocs-jupyter
+    leaves a heading without Latin letters an empty id, and Material's "skip to content" link points at
+    the first entry of the table of contents."""
+    first = next(iter(page.toc or []), None)
+    if first is None or first.level != 1 or '<h1 id="">' not in html:
+        return html
+    anchor = first.id
+    return html.replace('<h1 id="">', f'<h1 id="{anchor}">', 1).replace(
+        '<a class="anchor-link" href="#">', f'<a class="anchor-link" href="#{anchor}">', 1)
 
 
 TOKENS = notebook_styles.TokenStyles()

@@ -26,6 +26,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, InclusionLevel
 
 from pytorch_notes import comments as comments_module
@@ -51,6 +52,15 @@ from pytorch_notes.store.layout import record_path
 
 CACHE_DIR = REPO_ROOT / ".cache" / "pytorch-notes" / "notebooks"
 _RENDERER = [Path(notebook_module.__file__), Path(comments_module.__file__), Path(kinds_module.__file__)]
+
+
+def refuse_leftovers(docs_dir: Path) -> None:
+    """Stop a build over the ``docs/<lang>/notebooks/`` an older build wrote (its notebooks would be
+    served as pages of their own): the notebooks are generated files now."""
+    left = sorted(p for p in docs_dir.glob("*/notebooks") if p.is_dir())
+    if left:
+        raise PluginError(f"{left[0]} was written by an older build of the site (notebooks are generated now, "
+                          f"nothing is written into docs/): delete it")
 
 
 def notebook_source(lang: str, page: str) -> Path:

@@ -304,6 +304,19 @@ def test_nothing_is_written_into_docs(site):
 
 
 @pytest.mark.xdist_group("site")
+def test_no_notebook_is_converted_twice(site):
+    """The session's build (``conftest.pytest_configure``) converts each notebook once: the ones its cold
+    cache lacks, on every core (``prewarm``), and none again when a language's build renders its pages
+    (mkdocs-jupyter's cache entries are kept for every language, ``notebook_view.keep_render_cache``)."""
+    log = site.with_name(site.name + ".log")
+    if not log.is_file():
+        pytest.skip("the site was not built by this session's controller: no build log")
+    text = log.read_text(encoding="utf-8")
+    ahead = re.search(r"rendered (\d+) notebooks for mkdocs-jupyter's cache", text)
+    assert text.count("Converting notebook") == (int(ahead.group(1)) if ahead else 0), "a notebook converted twice"
+
+
+@pytest.mark.xdist_group("site")
 def test_cell_tags_are_hidden_on_the_page(site):
     page = site / "notebooks" / "autograd" / "index.html"
     html = page.read_text(encoding="utf-8")

@@ -6,15 +6,15 @@ example: everything reads the output store written by ``make capture``.
 * ``on_config``: refuse to build a checkout with another checkout's package; cache search entries and
   highlighted code (``buildcache``).
 * ``on_files``: add each chapter's notebook page and the notebook downloads as generated files
-  (``notebooks``; nothing is written into ``docs/``), the pages missing from mkdocs-jupyter's cache
-  rendered ahead on every core (``prewarm``), the ``.py`` downloads and figures (``embed``), and
-  the zips of each chapter and of the course (``bundles``).
+  (``notebooks``; nothing is written into ``docs/``), the notebooks missing from mkdocs-jupyter's cache
+  rendered ahead on every core (``prewarm``) and kept in its cache for every language
+  (``notebook_view``); the ``.py`` downloads and figures (``embed``), and the zips of each chapter and
+  of the course (``bundles``).
 * ``on_page_markdown``: replace each ``::: example`` line with the rendered example (``embed``) and add
   the translation-lag banner (``lag``) and the links to the zips (``bundles``); fill the computation-times
   page and link each chapter's verification line to its rows there (``times``).
 * ``on_page_content``: a notebook page's title, downloads, stylesheets and figures (``notebook_view``).
 * ``on_nav``: each course section gets its chapters' notebook pages (``nav``).
-* ``on_pre_build``: mkdocs-jupyter's render cache kept for every language (``notebook_view``).
 * ``on_post_build``: one search index per language (``search``); the files of the last build that
   this one did not write again are removed (``sitedir``: MkDocs no longer empties the site first).
 * ``on_startup``, ``on_serve``, ``on_env``: under ``make serve``, dirty rebuilds that redo exactly what
@@ -101,9 +101,7 @@ def on_serve(server, config, builder):
     return incremental.faster_watcher(server)
 
 
-@event_priority(-10)  # after mkdocs-jupyter's own on_pre_build, which empties its set of used cache entries
 def on_pre_build(config) -> None:
-    notebook_view.keep_render_cache(NOTEBOOKS, config)  # every language's notebooks stay in its cache
     i18n = config.plugins.get("i18n")
     cold = not (buildcache.CACHE_DIR / "search").is_dir()
     if not getattr(i18n, "building", False) and incremental.STATE.plan.full and cold:
@@ -114,6 +112,7 @@ def on_pre_build(config) -> None:
 def on_files(files, config):
     lang = page_language(config)
     NOTEBOOKS.add_files(files, config, lang)  # the chapter notebook pages and the .ipynb downloads
+    notebook_view.keep_render_cache(NOTEBOOKS, config)  # every language's notebooks stay in mkdocs-jupyter's cache
     if not getattr(config.plugins.get("i18n"), "building", False) and incremental.STATE.plan.full:
         prewarm.fill_cache(config, NOTEBOOKS.sources())  # a cold build renders the notebooks on every core
     embed.example_files(files, config, lang)

@@ -121,19 +121,20 @@ def _link_figures(html: str, examples, here: str) -> str:
 
 
 def keep_render_cache(site: NotebookSite, config) -> None:
-    """``on_pre_build``, after mkdocs-jupyter's own: mark every language's notebook as used.
+    """``on_files`` of each language, once the notebooks are written: mark every language's notebook as
+    used in mkdocs-jupyter's render cache.
 
     mkdocs-jupyter removes, after each build, the cache entries that build did not use; under
     mkdocs-static-i18n every language is a build of its own, so each language's entries were removed by
     the other's, and every build rendered every notebook again. Its set of used entries (emptied by its
-    ``on_pre_build``) gets the entry of each notebook file there is, of every language; a notebook
-    rewritten in this build adds its new entry when its page is rendered, and the old one goes."""
+    ``on_pre_build``) gets the entry of every chapter notebook of this build, in every language (the
+    entry of a notebook that changed is left unmarked, and goes)."""
     plugin = config.plugins.get("mkdocs-jupyter")
     used = getattr(plugin, "_used_cache_paths", None)
     if plugin is None or used is None or not plugin.config["cache"]:
         return
     from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path  # noqa: PLC0415
 
-    for path in site.cache_sources():
+    for path in site.sources():
         used.add(_get_cache_path(plugin.config["cache_dir"],
                                  _compute_cache_key(str(path), plugin.config, plugin.config["execute"])))

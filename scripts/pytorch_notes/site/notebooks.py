@@ -237,10 +237,6 @@ class NotebookSite:
     def _has_notebook(self, lang: str, page: str) -> bool:
         return any(chapter is not None and chapter.page == page for _, _, chapter in self.written.get(lang, []))
 
-    def cache_sources(self) -> list[Path]:
-        """Every chapter notebook file there is, of every language (what mkdocs-jupyter's cache keeps)."""
-        return sorted(CACHE_DIR.glob("*/*.ipynb"))
-
 
 # --- the .py downloads ----------------------------------------------------------------------------------
 

@@ -54,6 +54,7 @@ from pytorch_notes.site import (
 from pytorch_notes.site.common import page_language
 
 NOTEBOOKS = notebooks.NotebookSite()  # the notebooks of the current build
+PREWARM = prewarm.Prewarm()  # their conversion ahead, in a cold build
 
 
 def on_config(config):
@@ -114,7 +115,7 @@ def on_files(files, config):
     NOTEBOOKS.add_files(files, config, lang)  # the chapter notebook pages and the .ipynb downloads
     notebook_view.keep_render_cache(NOTEBOOKS, config)  # every language's notebooks stay in mkdocs-jupyter's cache
     if not getattr(config.plugins.get("i18n"), "building", False) and incremental.STATE.plan.full:
-        prewarm.fill_cache(config, NOTEBOOKS.sources())  # a cold build renders the notebooks on every core
+        PREWARM.start(config, NOTEBOOKS.sources())  # a cold build renders the notebooks on every core, beside it
     embed.example_files(files, config, lang)
     chapter_of = NOTEBOOKS.chapter_of(lang, config)
     notebooks.stamp_py_downloads(files, config, lang, chapter_of)  # the .py downloads: localized, with a header
@@ -134,6 +135,7 @@ def on_env(env, config, files):
 def on_page_markdown(markdown: str, page, config, files) -> str:
     src = page.file.src_uri
     if not src.endswith(".md"):
+        PREWARM.wait(page.file.abs_src_path)  # a notebook page: its conversion ahead is done
         return markdown
     lang = src.split("/", 1)[0] if src.split("/", 1)[0] in LANGUAGES else LANGUAGES[0]
     banner = lag.twin_lag_banner(page, lang)
@@ -166,6 +168,7 @@ def on_post_build(config) -> None:
     search.split_search_index(config)
     i18n = config.plugins.get("i18n")
     if not getattr(i18n, "building", False):  # the outer build: every language is written
+        PREWARM.finish()
         sitedir.remove_stale()
         embed.end_build()
         if incremental.STATE.plan.full:  # a dirty rebuild uses a few entries: it says nothing of the rest
@@ -176,6 +179,7 @@ def on_post_build(config) -> None:
 
 
 def on_build_error(error) -> None:
+    PREWARM.finish(cancel=True)
     embed.end_build()
     sitedir.forget(error)
     searchpool.shutdown()

@@ -312,7 +312,7 @@ def test_no_notebook_is_converted_twice(site):
     if not log.is_file():
         pytest.skip("the site was not built by this session's controller: no build log")
     text = log.read_text(encoding="utf-8")
-    ahead = re.search(r"rendered (\d+) notebooks for mkdocs-jupyter's cache", text)
+    ahead = re.search(r"rendering (\d+) notebooks for mkdocs-jupyter's cache", text)
     assert text.count("Converting notebook") == (int(ahead.group(1)) if ahead else 0), "a notebook converted twice"
 
 

@@ -208,10 +208,10 @@ def test_plain_overrides_drop_hooks_notebooks_and_watched_paths():
 def test_example_urls_lists_the_embedding_pages_and_notebooks_of_each_language(tmp_path):
     _write(tmp_path / "docs/zh/index.md", "# 首页\n\n::: example ch/ex.py\n")
     _write(tmp_path / "docs/zh/ch.md", "# 章\n\n::: example ch/ex.py\n\n::: example ch/other.py\n")
-    _write(tmp_path / "docs/zh/notebooks/ch/ex.md", "::: example ch/ex.py\n")  # generated folder: not a page
     _write(tmp_path / "docs/en/ch.md", "# Chapter\n\n```\n::: example ch/ex.py\n```\n\n::: example ch/ex.py\n")
     _write(tmp_path / "docs/en/other.md", "# Other\n\n::: example ch/other.py\n")
-    assert example_urls(tmp_path, "ch/ex.py") == ["ch/", "", "notebooks/ch/ex/", "en/ch/", "en/notebooks/ch/ex/"]
+    assert example_urls(tmp_path, "ch/ex.py") == ["ch/", "", "notebooks/ch/", "notebooks/index/", "en/ch/",
+                                                  "en/notebooks/ch/"]
 
 
 def test_the_headless_shell_is_preferred_and_chromium_named_wins(tmp_path, monkeypatch):

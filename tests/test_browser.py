@@ -252,11 +252,11 @@ def is_markdown_page(rel: str) -> bool:
     return "notebooks/" not in rel
 
 
-NOTEBOOK_SAMPLE = 4  # the first notebook page of every 4th chapter, in each language
+NOTEBOOK_SAMPLE = 4  # the notebook page of every 4th chapter, in each language
 
 
 def crawled_pages(site: Path) -> list[str]:
-    """``site_pages`` less most notebook pages: in each language, the first notebook page of every
+    """``site_pages`` less most notebook pages: in each language, the notebook page of every
     ``NOTEBOOK_SAMPLE``-th chapter (in sorted order), so every part of the course is sampled."""
     chapters: dict[str, list[str]] = {}
     kept = []
@@ -276,11 +276,11 @@ def crawled_pages(site: Path) -> list[str]:
 
 @pytest.fixture(scope="module")
 def crawl(browser, base, site) -> Crawl:
-    """Visit every chapter page and the first notebook page of each chapter in each language
+    """Visit every chapter page and a sample of the chapters' notebook pages in each language
     (``wait_until="load"``, nothing blocked) in one context and one tab.
 
     Notebook pages are all made by one template from one kind of file, so a sample (``crawled_pages``)
-    shows a template or build fault and keeps ``make test`` short (there are ~320 of them); every
+    shows a template or build fault and keeps ``make test`` short (68 pages of up to 300 KB); every
     internal link, to any notebook page too, is still requested by ``test_every_internal_link_answers_200``.
     Chapter (Markdown) pages are loaded at phone width (375 px), where nothing may make the page
     scroll sideways; notebook pages at desktop width. The other checks do not depend on the width.
@@ -342,7 +342,7 @@ def test_no_console_errors(crawl):
 
 def test_quiet_pages_after_the_network_settles(tab, base):
     """Load event first, late requests after: wait for the network on a few pages of each kind."""
-    for rel in ["", "en/autograd/", "notebooks/autograd/backward/", "en/notebooks/graph/grad_fn_tree/"]:
+    for rel in ["", "en/autograd/", "notebooks/autograd/", "en/notebooks/graph/"]:
         tab.page.goto(base + rel, wait_until="networkidle")
     problems = tab.foreign + tab.errors + tab.failed
     assert not problems, problems[:20]
@@ -471,7 +471,7 @@ def switch_language(page, hreflang: str) -> None:
         page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
-@pytest.mark.parametrize("rel", ["tensors/", "notebooks/autograd/backward/"])
+@pytest.mark.parametrize("rel", ["tensors/", "notebooks/autograd/"])
 def test_language_switcher_keeps_the_page(tab, base, rel):
     page = tab.page
     page.goto(base + rel)
@@ -479,6 +479,26 @@ def test_language_switcher_keeps_the_page(tab, base, rel):
     assert page.url == base + "en/" + rel and html_lang(page).startswith("en")
     switch_language(page, "zh")
     assert page.url == base + rel and html_lang(page).startswith("zh")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_examples_notebook_link_lands_on_its_section(tab, base, lang):
+    """The "notebook" link of an example on its chapter page opens the chapter's notebook page scrolled
+    to the example's section, whose heading names the example."""
+    page = tab.page
+    root = "en/" if lang == "en" else ""
+    page.goto(base + root + "autograd/")
+    links = page.locator('.md-content a[href*="notebooks/autograd/#"]:visible')
+    assert links.count() >= 5, links.count()
+    target = links.nth(2).evaluate("(a) => a.href")
+    with page.expect_navigation(wait_until="load"):
+        links.nth(2).click()
+    assert page.url == target and path_of(page.url) == f"/{root}notebooks/autograd/", page.url
+    anchor = page.url.split("#", 1)[1]
+    heading = page.locator(f"h2#{anchor}")
+    top = heading.evaluate("(h) => h.getBoundingClientRect().top")
+    assert 0 <= top < 200, f"#{anchor} is at {top} px, not at the top of the window"
+    assert heading.inner_text().strip().rstrip("¶").endswith(".py")
 
 
 def search(page, query: str) -> list[str]:

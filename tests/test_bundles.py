@@ -177,7 +177,7 @@ def test_every_chapter_zip_is_linked_and_holds_the_site_downloads(site, lang):
         for rel in chapter.examples:
             stem = rel.rsplit("/", 1)[-1][: -len(".py")]
             py = (site / py_url(lang, rel)).read_bytes()
-            nb = (site / _lang_root(lang) / "notebooks" / rel[: -len(".py")] / f"{stem}.ipynb").read_bytes()
+            nb = (site / _lang_root(lang) / "notebooks" / f"{rel[: -len('.py')]}.ipynb").read_bytes()
             assert members[f"{chapter.folder}/{stem}.py"] == py, f"{zip_path}: {stem}.py"
             assert members[f"{chapter.folder}/{stem}.ipynb"] == nb, f"{zip_path}: {stem}.ipynb"
             expected |= {f"{chapter.folder}/{stem}.py", f"{chapter.folder}/{stem}.ipynb"}

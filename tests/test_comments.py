@@ -171,7 +171,7 @@ EXAMPLE = src('''
     # en: the second cell
     x / 0
 ''')
-LINKS = Links(py="../examples/ch/ex.py", ipynb="../notebooks/ch/ex/ex.ipynb", notebook="../notebooks/ch/ex/")
+LINKS = Links(py="../examples/ch/ex.py", ipynb="../notebooks/ch/ex.ipynb", notebook="../notebooks/ch/#expy")
 
 
 @pytest.fixture

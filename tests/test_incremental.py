@@ -57,7 +57,7 @@ def test_dirty_rebuilds_after_editing_a_page_an_example_and_a_record_equal_a_ful
     # ... and over an older site (sitedir.py): what it does not write again must go, hidden files stay
     full = tmp_path / "full"
     shutil.copytree(served, full)
-    for leftover in ("gone/index.html", "en/gone/index.html", "assets/notebook/0123456789abcdef.css", "old.txt"):
+    for leftover in ("gone/index.html", "en/gone/index.html", "notebooks/gone/x/index.html", "old.txt"):
         (full / leftover).parent.mkdir(parents=True, exist_ok=True)
         (full / leftover).write_text("from an older build", encoding="utf-8")
     (full / ".hidden").write_text("kept, as MkDocs keeps it", encoding="utf-8")
@@ -91,8 +91,10 @@ def test_the_plan_rebuilds_what_an_edit_affects(monkeypatch):
         "zh/a.md", "en/a.md", "zh/index.md", "en/index.md"}
     inputs["examples/_outputs/ch/x/cpu.json"] = (2,)
     p = incremental.plan(True)
+    # the pages embedding the example, and their chapters' notebooks (files of the build cache)
     assert {Path(x).relative_to(incremental.REPO_ROOT).as_posix() for x in p.pages} == {
-        "docs/zh/a.md", "docs/en/a.md", "docs/zh/notebooks/ch/x.ipynb", "docs/en/notebooks/ch/x.ipynb"}
+        "docs/zh/a.md", "docs/en/a.md", ".cache/pytorch-notes/notebooks/zh/a.ipynb",
+        ".cache/pytorch-notes/notebooks/en/a.ipynb"}
     headings["docs/en/a.md"] = "A, renamed"
     assert "first heading of docs/en/a.md" in incremental.plan(True).reason
     inputs["mkdocs.yml"] = (2,)

@@ -2,9 +2,8 @@
 
 The copy is built by Material's ``offline`` plugin (``OFFLINE=true``), which turns directory URLs off
 (pages are ``autograd.html``) and inlines the search index into ``search/search_index.js``. The site
-is built from a copy of the sources in a temp folder: the build writes the notebooks under
-``docs/<lang>/notebooks/`` with links in the offline URL style, and the served build (the ``site``
-fixture, possibly running at the same time on the other worker) must not read those.
+is built from a copy of the sources in a temp folder, beside the served build (the ``site`` fixture,
+possibly running at the same time on the other worker), sharing its build cache.
 
 Chromium runs without ``--allow-file-access-from-files``: it is not needed. The search index is a
 script (not a fetch) and the search worker runs in an iframe (the iframe-worker shim), both allowed
@@ -50,7 +49,7 @@ def offline_site(tmp_path_factory, site) -> Path:  # after `site`: mkdocs-jupyte
     shutil.copy2(ROOT / "mkdocs.yml", src / "mkdocs.yml")
     for folder in ("docs", "examples", "scripts"):
         shutil.copytree(ROOT / folder, src / folder,
-                        ignore=shutil.ignore_patterns("notebooks", "__pycache__", ".lock"))
+                        ignore=shutil.ignore_patterns("__pycache__", ".lock"))
     # mkdocs-jupyter's render cache is keyed by notebook content: share it with the checkout.
     (ROOT / ".cache").mkdir(exist_ok=True)
     (src / ".cache").symlink_to(ROOT / ".cache")
@@ -65,20 +64,20 @@ def offline_site(tmp_path_factory, site) -> Path:  # after `site`: mkdocs-jupyte
     return out
 
 
-@pytest.mark.parametrize(("use_directory_urls", "page", "notebook", "ipynb", "dest"), [
-    (True, "autograd/", "notebooks/autograd/leaf/", "notebooks/autograd/leaf/leaf.ipynb",
-     ("notebooks/autograd/leaf/index.html", "notebooks/autograd/leaf/")),
-    (False, "autograd.html", "notebooks/autograd/leaf.html", "notebooks/autograd/leaf.ipynb",
-     ("notebooks/autograd/leaf.html", "notebooks/autograd/leaf.html")),
+@pytest.mark.parametrize(("use_directory_urls", "page", "notebook"), [
+    (True, "autograd/", "notebooks/autograd/"),
+    (False, "autograd.html", "notebooks/autograd/index.html"),
 ])
-def test_hook_urls_follow_the_url_style(use_directory_urls, page, notebook, ipynb, dest):
+def test_hook_urls_follow_the_url_style(use_directory_urls, page, notebook):
     """The hook's links, with directory URLs (served site) and without (offline copy)."""
     from pytorch_notes.site import urls  # noqa: PLC0415 - imports MkDocs; only this test needs it
 
     assert urls.page_url("autograd.md", use_directory_urls) == page
     assert urls.page_url("index.md", use_directory_urls) == ("" if use_directory_urls else "index.html")
-    assert urls.notebook_urls("autograd/leaf.py", use_directory_urls) == (notebook, ipynb)
-    assert urls.notebook_page_dest("notebooks/autograd/leaf.ipynb", use_directory_urls) == dest
+    assert urls.chapter_notebook_url("autograd.md", use_directory_urls) == notebook
+    assert urls.chapter_notebook_dest("autograd.md") == "notebooks/autograd/index.html"
+    assert urls.chapter_ipynb_url("autograd.md") == "notebooks/autograd.ipynb"
+    assert urls.example_ipynb_url("autograd/leaf.py") == "notebooks/autograd/leaf.ipynb"
 
 
 def _html_pages(site: Path) -> list[Path]:
@@ -90,10 +89,11 @@ def _html_pages(site: Path) -> list[Path]:
 
 def test_pages_are_files_not_folders(offline_site):
     assert (offline_site / "autograd.html").is_file() and (offline_site / "en" / "autograd.html").is_file()
-    notebooks = sorted((offline_site / "en" / "notebooks").rglob("*.html"))
-    assert notebooks, "no notebook pages in en/notebooks/"
+    notebooks = sorted((offline_site / "en" / "notebooks").glob("*/index.html"))
+    assert len(notebooks) >= 30, "no chapter notebook pages in en/notebooks/"
     for page in notebooks:
-        assert page.with_suffix(".ipynb").is_file(), f"{page}: its .ipynb download is missing beside it"
+        ipynb = page.parent.with_suffix(".ipynb")
+        assert ipynb.is_file(), f"{page}: the chapter's .ipynb download {ipynb} is missing"
 
 
 def test_every_local_link_resolves_to_a_file(offline_site):
@@ -198,7 +198,7 @@ def test_from_file_url_search_and_language_switch_need_no_network(offline_site, 
 
     for start, lang, expected in [("autograd.html", "en", "en/autograd.html"),
                                   ("en/tensors.html", "zh", "tensors.html"),
-                                  ("notebooks/autograd/backward.html", "en", "en/notebooks/autograd/backward.html")]:
+                                  ("notebooks/autograd/index.html", "en", "en/notebooks/autograd/index.html")]:
         landed = _switch_language(page, f"{root}/{start}", lang)
         assert landed == f"{root}/{expected}", f"switching {start} to {lang} went to {landed}"
         assert _file(landed).is_file()

@@ -197,7 +197,7 @@ def test_a_forged_cuda_record_s_device_name_is_text_in_a_real_build(tmp_path):
         labels = re.findall(r'<label for="[^"]*">(.*?)</label>', page, re.S)
         assert [html.unescape(label) for label in labels] == [f"{shown} · CUDA 13.0", "CPU"], labels
         assert "<" not in labels[0]
-        notebook = (tmp_path / "site" / lang / "notebooks" / "ch" / "ex" / "index.html").read_text(encoding="utf-8")
+        notebook = (tmp_path / "site" / lang / "notebooks" / "ch" / "index.html").read_text(encoding="utf-8")
         assert shown in html.unescape(re.sub(r"<[^>]+>", "", notebook)), "the notebook's header names the device"
         for where in (page, notebook):
             for bad in ("<img", 'href="javascript', "<strong>b</strong>", "<code>c</code>", "twemoji", "pwned",

@@ -176,7 +176,7 @@ UI_STRINGS_JS = """() => {
   return [...out];
 }"""
 
-ZH_PAGES = ["", "autograd/", "notebooks/autograd/backward/", "404.html"]
+ZH_PAGES = ["", "autograd/", "notebooks/autograd/", "404.html"]
 
 
 @pytest.mark.parametrize("rel", ZH_PAGES)

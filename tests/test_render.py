@@ -32,7 +32,7 @@ def to_html(md: str) -> str:
     return markdown.Markdown(extensions=exts, extension_configs=configs).convert(md)
 
 
-LINKS = Links(py="../examples/ch/ex.py", ipynb="../notebooks/ch/ex/ex.ipynb", notebook="../notebooks/ch/ex/")
+LINKS = Links(py="../examples/ch/ex.py", ipynb="../notebooks/ch/ex.ipynb", notebook="../notebooks/ch/#expy")
 
 
 def rendered(write_example, examples_dir, source, lang="en"):

@@ -23,7 +23,7 @@ from pytorch_notes.store.records import freshness
 from test_render import to_html
 from test_store import fake_record, put
 
-LINKS = Links(py="../examples/ch/ex.py", ipynb="../notebooks/ch/ex/ex.ipynb", notebook="../notebooks/ch/ex/")
+LINKS = Links(py="../examples/ch/ex.py", ipynb="../notebooks/ch/ex.ipynb", notebook="../notebooks/ch/#expy")
 SOURCE = "# %%\nimport torch\nprint(torch.ones(2))\n"
 
 

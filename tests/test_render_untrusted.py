@@ -40,7 +40,7 @@ from test_store import PNG, fake_record, put
 
 ROOT = Path(__file__).resolve().parent.parent
 
-LINKS = Links(py="../examples/ch/ex.py", ipynb="../notebooks/ch/ex/ex.ipynb", notebook="../notebooks/ch/ex/")
+LINKS = Links(py="../examples/ch/ex.py", ipynb="../notebooks/ch/ex.ipynb", notebook="../notebooks/ch/#expy")
 SOURCE = "# %%\nimport torch\nprint(torch.ones(2))\n"
 
 # Every kind of character the renderer removes: CSI (erase the screen), OSC (set the terminal's title),

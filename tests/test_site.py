@@ -1,4 +1,4 @@
-"""The built site: strict build, both languages, notebooks as pages, search per language."""
+"""The built site: strict build, both languages, chapter notebooks as pages, search per language."""
 
 from __future__ import annotations
 
@@ -44,15 +44,37 @@ def test_language_switcher_keeps_the_page(site):
 
 
 def test_notebook_pages_render_cells_not_json(site):
-    rels = sorted({e.rel for e in all_embeds()})
+    """One notebook page per chapter and language, rendered by mkdocs-jupyter (cells, not the raw JSON
+    that a notebook File dropped by mkdocs-static-i18n gives), with the chapter's .ipynb beside it."""
+    from pytorch_notes.site.bundles import chapters
+
     for lang in LANGUAGES:
-        for rel in rels:
-            page = site / page_dir(lang) / "notebooks" / rel[:-3] / "index.html"
-            assert page.is_file(), f"no notebook page for examples/{rel} in {lang}"
-            assert (page.parent / (Path(rel).stem + ".ipynb")).is_file()
+        slugs = {c.slug for c in chapters(lang)}
+        pages = sorted((site / page_dir(lang) / "notebooks").glob("*/index.html"))
+        assert {p.parent.name for p in pages} <= slugs and len(pages) >= len(slugs) - 2, sorted(pages)[:3]
+        for page in pages:
+            text = page.read_text(encoding="utf-8")
+            assert text.lstrip().startswith("<!doctype html>") and 'class="jp-Cell' in text, f"{page}: no cells"
+            assert (page.parent.parent / (page.parent.name + ".ipynb")).is_file(), f"{page}: no chapter .ipynb"
+        for rel in sorted({e.rel for e in all_embeds() if e.page.startswith(f"docs/{lang}/")}):
+            assert (site / page_dir(lang) / "notebooks" / (rel[:-3] + ".ipynb")).is_file(), f"{lang}: {rel} .ipynb"
     for page in html_pages(site):
         text = page.read_text(encoding="utf-8")
         assert '"nbformat":' not in text and '"cell_type":' not in text, f"raw notebook JSON in {page}"
+
+
+def test_notebook_pages_are_in_the_nav_of_both_languages(site):
+    """Each section's "notebooks" group lists one entry per chapter of the section (not one per example),
+    in both languages; the autograd section holds three chapters."""
+    import posixpath
+
+    for lang, label in (("zh", "示例笔记本"), ("en", "Example notebooks")):
+        html = (site / page_dir(lang) / "notebooks/autograd/index.html").read_text(encoding="utf-8")
+        here = "notebooks/autograd/"
+        targets = {posixpath.normpath(posixpath.join(here, u)) for u in _nav_links(html) if "#" not in u}
+        notebooks = {t for t in targets if t.startswith("notebooks/")}
+        assert notebooks == {"notebooks/autograd", "notebooks/graph", "notebooks/custom-function"}, sorted(targets)
+        assert label in html
 
 
 def test_search_index_per_language(site):
@@ -162,30 +184,28 @@ def _nav_links(html: str) -> set[str]:
 def test_a_page_carries_only_its_own_sections_nav(site):
     """Each section's notebooks sit in that section and the nav is tabbed and pruned, so the nav
     in a page does not grow with the whole course (what keeps builds linear, see make bench)."""
-    nb = (site / "notebooks/autograd/backward/index.html").read_text(encoding="utf-8")
+    nb = (site / "notebooks/autograd/index.html").read_text(encoding="utf-8")
     links = _nav_links(nb)
-    assert "../leaf_and_grad_fn/" in links, sorted(links)           # its own chapter's notebooks
-    assert not [u for u in links if "/tensors/" in u and "notebooks" in u], sorted(links)  # not another section's
+    assert "../graph/" in links, sorted(links)                      # its own section's notebooks
+    assert "../tensors/" not in links, sorted(links)                # not another section's
     assert '<li class="md-tabs__item' in nb                         # sections are tabs
-    all_nb = len(list(site.glob("notebooks/*/*/index.html")))
-    for page in [site / "notebooks/autograd/backward/index.html", site / "autograd/index.html"]:
+    all_nb = len(list(site.glob("notebooks/*/index.html")))
+    for page in [site / "notebooks/autograd/index.html", site / "autograd/index.html"]:
         html = page.read_text(encoding="utf-8")
-        assert html.count("md-nav__item") < all_nb, f"{page.relative_to(site)}: the whole course in its nav"
+        assert html.count("md-nav__item") < 2 * all_nb, f"{page.relative_to(site)}: the whole course in its nav"
 
 
-def test_notebook_pages_share_their_stylesheets(site):
-    """nbconvert's ~590 KB of inline CSS is moved to shared files, linked from every notebook page."""
-    pages = sorted(site.glob("notebooks/*/*/index.html")) + sorted(site.glob("en/notebooks/*/*/index.html"))
+def test_notebook_pages_link_one_stylesheet_instead_of_inline_css(site):
+    """nbconvert's ~590 KB of inline CSS is out of every notebook page: the rules it needs are one file."""
+    pages = sorted(site.glob("notebooks/*/index.html")) + sorted(site.glob("en/notebooks/*/index.html"))
     assert pages
     for page in pages:
         html = page.read_text(encoding="utf-8")
-        big = [m for m in re.findall(r'<style type="text/css">(.*?)</style>', html, re.S) if len(m) >= 1024]
-        assert not big, f"{page.relative_to(site)}: {len(big)} large inline stylesheet(s) left"
-        links = re.findall(r'<link rel="stylesheet" href="([^"]*assets/notebook/[0-9a-f]{16}\.css)">', html)
-        assert len(links) >= 2, page.relative_to(site)
-        for href in links:
-            assert (page.parent / href).resolve().is_file(), f"{page.relative_to(site)}: {href} missing"
+        assert not re.findall(r"<style\b", html), f"{page.relative_to(site)}: inline stylesheet(s) left"
+        links = re.findall(r'<link rel="stylesheet" href="([^"]*assets/jupyter\.css)">', html)
+        assert len(links) == 1 and (page.parent / links[0]).resolve().is_file(), page.relative_to(site)
         assert len(html.encode("utf-8")) < 300_000, f"{page.relative_to(site)} is {len(html) // 1000} KB"
+    assert "jupyter.css" not in (site / "autograd/index.html").read_text(encoding="utf-8"), "chapters do not load it"
 
 
 def test_every_chapter_with_examples_says_where_they_last_ran(site):

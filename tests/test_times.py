@@ -179,7 +179,8 @@ def test_make_serve_redoes_the_times_page_when_an_example_or_record_changed(monk
     monkeypatch.setattr(STATE, "dirty", True)
     monkeypatch.setattr(site_times, "_FILLED_WITH", [site_times._outline()])  # the last filled page: as now
     for pages, redone in [({"/r/docs/zh/tensors.md", "/r/docs/en/tensors.md"}, False),  # prose: left alone
-                          ({"/r/docs/zh/notebooks/ch/ex.ipynb", "/r/docs/zh/ch.md"}, True)]:  # a record changed
+                          ({"/r/.cache/pytorch-notes/notebooks/zh/ch.ipynb", "/r/docs/zh/ch.md"}, True)]:  # a record
+        # changed: the pages embedding it and their chapter notebooks
         html_file.write_text("x", encoding="utf-8")
         monkeypatch.setattr(STATE, "plan", Plan(False, "test", pages))
         site_times.rebuild_when_served(files)

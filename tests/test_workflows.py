@@ -210,6 +210,8 @@ def test_deploy_builds_strictly_and_only_the_deploy_job_may_publish():
     notebooks = wf["jobs"]["notebooks"]
     assert notebooks["permissions"] == {"contents": "write"} and notebooks["needs"] == "build"
     assert "notebooks" in " ".join(s.get("run", "") for s in steps(notebooks))
+    keep = next(s for s in steps(build) if s.get("name") == "Keep the generated notebooks")["run"]
+    assert "site/notebooks" in keep and "docs/" not in keep, "the notebooks are files of the built site"
 
 
 # --- the self-hosted GPU runner -------------------------------------------------------------------

@@ -58,21 +58,25 @@ def bench_build(tmp: Path, repeat: int) -> tuple[list[Figure], Path]:
                    "over the last site, as make build")], site
 
 
-STRIP_HOOK = '''"""Benchmark only: drop stored outputs from the generated notebooks so mkdocs-jupyter executes them."""
+STRIP_HOOK = '''"""Benchmark only: drop stored outputs from the chapter notebooks so mkdocs-jupyter executes them."""
 import json
 from pathlib import Path
 
 from mkdocs.plugins import event_priority
 
 
-@event_priority(-50)  # after scripts/mkdocs_hooks.py wrote the notebooks (-10)
-def on_pre_build(config):
-    for nb in Path(config.docs_dir).glob("*/notebooks/**/*.ipynb"):
+@event_priority(-250)  # after scripts/mkdocs_hooks.py added the notebook pages (-200)
+def on_files(files, config):
+    for f in files.documentation_pages():
+        if not (f.abs_src_path or "").endswith(".ipynb"):
+            continue
+        nb = Path(f.abs_src_path)
         data = json.loads(nb.read_text(encoding="utf-8"))
         for cell in data["cells"]:
             if cell["cell_type"] == "code":
                 cell["outputs"], cell["execution_count"] = [], None
         nb.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    return files
 '''
 
 
@@ -88,11 +92,11 @@ def check_kernel() -> None:
 
 
 def bench_exec(tmp: Path, repeat: int, cold: Figure, quick: bool) -> list[Figure]:
-    """Build the same site with mkdocs-jupyter executing every generated notebook in a Jupyter kernel.
+    """Build the same site with mkdocs-jupyter executing every chapter notebook in a Jupyter kernel.
 
-    With ``quick``, only the chapter with the shortest stored run time executes; the full time is
-    estimated as measured + (stored run time + kernel start-up per notebook) of the others, the
-    kernel start-up being what the measurement shows beyond the stored run times.
+    With ``quick``, only the chapter with the shortest stored run time executes (its notebook in each
+    language); the full time is estimated as measured + (stored run time + kernel start-up per notebook)
+    of the others, the kernel start-up being what the measurement shows beyond the stored run times.
     """
     check_kernel()
     root = copy_repo(tmp / "exec-repo")
@@ -109,16 +113,16 @@ def bench_exec(tmp: Path, repeat: int, cold: Figure, quick: bool) -> list[Figure
         if isinstance(entry, dict) and "mkdocs-jupyter" in entry:
             opts = {**entry["mkdocs-jupyter"], "execute": True, "cache": False, "allow_errors": True}
             if chosen:
-                opts["execute_ignore"] = [f"*/notebooks/{ch}/*.ipynb" for ch in chapters if ch != chosen]
+                opts["execute_ignore"] = [f"*/notebooks/*/{ch}.ipynb" for ch in chapters if ch != chosen]
             entry = {"mkdocs-jupyter": opts}
         plugins.append(entry)
     config = write_child_config(root, "mkdocs.bench-exec.yml",
                                 {"plugins": plugins, "hooks": [*cfg["hooks"], "bench_strip_outputs.py"]})
     times = [mkdocs_build(root, site, env, config) for _ in range(repeat)]
-    notebooks = list(site.rglob("notebooks/*/*/index.html"))
+    notebooks = list(site.rglob("notebooks/*/index.html"))
     executed = sum(1 for p in notebooks if _OUTPUT_AREA.search(p.read_text(encoding="utf-8")))
     n_lang = len(LANGUAGES)
-    k = len(notebooks) if chosen is None else sum(1 for rel in durations if rel.startswith(chosen + "/")) * n_lang
+    k = len(notebooks) if chosen is None else n_lang
     if not notebooks or executed != k:
         raise BenchError(f"executing build: {executed} of {len(notebooks)} notebook pages show outputs, "
                          f"expected {k}: the notebooks did not execute as configured")
@@ -128,10 +132,10 @@ def bench_exec(tmp: Path, repeat: int, cold: Figure, quick: bool) -> list[Figure
     ran = sum(d for rel, d in durations.items() if rel.startswith(chosen + "/")) * n_lang
     rest = sum(d for rel, d in durations.items() if not rel.startswith(chosen + "/")) * n_lang
     startup = max(0.0, (statistics.median(times) - cold.median - ran) / k)
-    estimate = [t + rest + startup * (len(durations) * n_lang - k) for t in times]
+    estimate = [t + rest + startup * (len(notebooks) - k) for t in times]
     return [Figure(f"build, executing only {chosen}/ ({k} notebooks)", "s", times, note="quick: partial"),
             Figure("build, executing examples (estimate)", "s", estimate,
-                   note=f"quick: est. from {k} of {len(durations) * n_lang} notebooks, {startup:.1f} s start-up each")]
+                   note=f"quick: est. from {k} of {len(notebooks)} notebooks, {startup:.1f} s start-up each")]
 
 
 # ---------------------------------------------------------------- 4. scaling

@@ -17,10 +17,10 @@ Sections (all by default, in this order):
   < 15 s) and warm (mkdocs-jupyter cache filled by the previous build, target < 4 s); the page weights
   are measured on the warm build's output (``weight``).
 * ``exec``: the same site built by a build that executes the examples: mkdocs-jupyter with
-  ``execute: true`` and its cache off, on the notebooks the hook writes, stripped of their stored
-  outputs by an extra hook. The page embeds are kept (they read the store, which costs little),
+  ``execute: true`` and its cache off, on the chapter notebooks the hooks generate, stripped of their
+  stored outputs by an extra hook. The page embeds are kept (they read the store, which costs little),
   so the variant does the stored-output build's work plus the execution. ``--quick`` executes one
-  small chapter's notebooks and estimates the rest from the stored run times.
+  small chapter's notebook and estimates the rest from the stored run times.
 * ``incremental``: ``scripts/capture.py`` with nothing changed (no example may start and no store
   file may change), then after appending a newline to one example (exactly one may run).
 * ``capture``: ``capture.py --force -j 1`` and ``-j 2`` against the sum of bare

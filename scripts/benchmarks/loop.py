@@ -12,12 +12,11 @@ moves its address to a free port; the variables the Makefile exports come from `
   ``# en: <marker>``, the form CONTRIBUTING documents; a comment changes no output, so no capture is
   needed and the stored record stays fresh) to the end of ``examples/tensors/create.py``, and poll until
   the marker is on every page that shows the example's source: of the pages embedding it in each
-  language and its notebook page in each language, those a first, untimed edit updates
+  language and their chapter notebook pages, those a first, untimed edit updates
   (``pages_updated``: a page that does not show it once the server has settled is reported in the
   note, not waited for: notebooks built from the stored record's source show no comment edit).
   The figure is the seconds from the save to the last of them (target <= 2.0 s).
-  Between two edits the server is left to settle (``build_pending``): a rebuild that writes the
-  generated notebooks into ``docs/`` can start another one.
+  Between two edits the server is left to settle (``build_pending``).
 * plain Material: the warm strict build of the same Markdown pages, ``::: example`` lines removed, with
   the theme (its few template overrides in ``docs/overrides`` included), i18n, search and the Markdown
   extensions but no hooks and no mkdocs-jupyter (``plain_overrides``): the floor for this stack;
@@ -239,14 +238,16 @@ def lang_prefix(lang: str) -> str:
 
 def example_urls(root: Path, example: str) -> list[str]:
     """Paths (relative to the site root) of every page showing ``example``: the pages embedding it and
-    its notebook page, in each language."""
+    their chapter notebook pages, in each language."""
     urls = []
     for lang in LANGUAGES:
+        notebooks = []
         for rel, path in language_pages(lang, root / "docs").items():
             if any(e.rel == example for e in find_embeds(path.read_text(encoding="utf-8"), rel)):
                 stem = rel[:-3]
                 urls.append(lang_prefix(lang) + ("" if stem == "index" else stem + "/"))
-        urls.append(f"{lang_prefix(lang)}notebooks/{example[:-3]}/")
+                notebooks.append(f"{lang_prefix(lang)}notebooks/{stem.replace('/', '-')}/")
+        urls += notebooks
     return urls
 
 

@@ -29,7 +29,7 @@ from benchmarks.repo import BenchError
 
 QUERIES = REPO_ROOT / "tests" / "search_queries.json"
 AXE = REPO_ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
-AXE_PAGES = ["", "autograd/", "notebooks/autograd/backward/", "404.html"]
+AXE_PAGES = ["", "autograd/", "notebooks/autograd/", "404.html"]
 DESKTOP = {"width": 1280, "height": 800}
 
 

@@ -38,7 +38,7 @@ class PartialResults(BenchError):
 def copy_repo(dst: Path, src: Path = REPO_ROOT, *, cache: bool = False, git: bool = False) -> Path:
     """Copy the working tree (tracked and untracked, not ignored files) of ``src`` to ``dst``.
 
-    Generated folders (site, .cache, docs/*/notebooks, artifacts) are left out; ``.cache`` is copied
+    Generated folders (site, .cache, artifacts) are left out; ``.cache`` is copied
     when ``cache`` and ``.git`` when ``git``. ``.venv`` becomes a link to the one running this script.
     """
     try:
@@ -48,7 +48,7 @@ def copy_repo(dst: Path, src: Path = REPO_ROOT, *, cache: bool = False, git: boo
     except (OSError, subprocess.CalledProcessError):
         files = [p.relative_to(src) for p in src.rglob("*") if p.is_file()
                  and not ({p.relative_to(src).parts[0]} & (IGNORED_TOP | {".git"}))
-                 and "__pycache__" not in p.parts and "notebooks" not in p.parts]
+                 and "__pycache__" not in p.parts]
     for rel in files:
         (dst / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(src / rel, dst / rel)

@@ -138,6 +138,7 @@ def bench_weight(site: Path) -> list[Figure]:
     external = sorted({e for w in weights for e in w.external})
     notebooks = [w.bytes for w in weights if "/notebooks/" in f"/{w.page}"]
     written = [w.bytes for w in weights if "/notebooks/" not in f"/{w.page}"]
+    notebook_html = {w.page: (Path(site) / w.page).stat().st_size for w in weights if "/notebooks/" in f"/{w.page}"}
     # "Transferred" is what crosses the network: static hosts (GitHub Pages, nginx/Caddy with the
     # snippets in docs/*/deploy.md) send HTML, CSS and JS gzip-compressed, so the target applies to
     # the gzip size; the uncompressed size is reported beside it.
@@ -153,6 +154,10 @@ def bench_weight(site: Path) -> list[Figure]:
     figures += [Figure(f"page weight, median {kind} page", "KB", [statistics.median(sizes) / 1000],
                        note=f"{len(sizes)} pages")
                 for kind, sizes in (("chapter", written), ("notebook", notebooks)) if sizes]
+    if notebook_html:  # a chapter's notebook view: the page itself, its stylesheets shared and cached
+        largest = max(notebook_html, key=notebook_html.get)
+        figures.append(Figure("notebook page, largest HTML (uncompressed)", "KB", [notebook_html[largest] / 1000],
+                              ("<", 300), largest))
     figures += [Figure("referenced assets missing or external", "", [len(missing) + len(external)], ("==", 0),
                        ", ".join((missing + external)[:3]))]
     figures += [Figure(f"search index, {lang}", "KB", [b / 1000]) for lang, b in search_index_sizes(site).items()]

@@ -22,8 +22,6 @@ from pytorch_notes.filememo import file_memo
 from pytorch_notes.parse import EXAMPLE_ID_PATTERN, NAME_RULE
 from pytorch_notes.settings import DOCS_DIR, LANGUAGES
 
-GENERATED_DIRS = ("notebooks",)  # folders under docs/<lang>/ written by the build, not by people
-
 EMBED_RE = re.compile(rf"^(?P<indent>[ \t]*)::: example (?P<rel>{EXAMPLE_ID_PATTERN})\s*$")
 _EMBED_PREFIX = re.compile(r"^\s*:::\s*(?P<keyword>\S*)")
 _FENCE_RE = re.compile(r"^\s*(`{3,}|~{3,})")
@@ -126,9 +124,7 @@ def language_pages(lang: str, docs_dir: Path = DOCS_DIR) -> dict[str, Path]:
     root = Path(docs_dir) / lang
     pages = {}
     for p in sorted(root.rglob("*.md")):
-        rel = p.relative_to(root)
-        if rel.parts[0] not in GENERATED_DIRS:
-            pages[rel.as_posix()] = p
+        pages[p.relative_to(root).as_posix()] = p
     return pages
 
 

@@ -96,27 +96,87 @@ def build_notebook(record: Record, lang: str, chapter: str, chapter_url: str,
         parts.append(t["explained"].format(chapter=chapter, chapter_url=chapter_url))
     header = "\n\n".join(parts)
     cells = [{"cell_type": "markdown", "id": "header", "metadata": {}, "source": _lines(header)}]
+    cells += _code_cells(record, lang, example, "cell", 1)
+    return _notebook(cells, record)
+
+
+def _code_cells(record: Record, lang: str, example: Example | None, prefix: str, first: int) -> list[dict]:
+    """The code cells of ``example`` (or, without it, of the record, cleaned) with the stored outputs
+    of the cells whose code is unchanged since the capture; numbered from ``first``, ids ``<prefix>-<n>``."""
     if example is not None:
         stored = {c.index: c for c in record.cells}
         shown = [(c.source, c.metadata, stored[c.index] if c.index in stored and stored[c.index].key == c.key
                   else None) for c in example.cells]
     else:
         shown = [(page_text(c.source), c.metadata, c) for c in record.cells]
-    for n, (source, metadata, ran) in enumerate(shown, start=1):
+    cells = []
+    for n, (source, metadata, ran) in enumerate(shown, start=first):
         meta = {}
         if metadata.get("raises"):
             meta["tags"] = ["raises-exception"]  # Jupyter's "run all" goes on past this cell's error
-        cells.append({"cell_type": "code", "id": f"cell-{n}", "execution_count": n, "metadata": meta,
+        cells.append({"cell_type": "code", "id": f"{prefix}-{n}", "execution_count": n, "metadata": meta,
                       "source": _lines(localize(source, lang)), "outputs": _outputs(ran, n) if ran else []})
+    return cells
+
+
+def _notebook(cells: list[dict], record: Record, sections: list[dict] | None = None) -> dict:
     provenance = page_provenance(record.provenance)
+    meta = {"provenance": to_dict(provenance), "source_sha256": field(record.source_sha256)}
+    if sections is not None:
+        meta = {"sections": sections}
     return {
         "nbformat": 4, "nbformat_minor": 5, "cells": cells,
         "metadata": {
             "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
             "language_info": {"name": "python", "version": provenance.python},
-            "pytorch_notes": {"provenance": to_dict(provenance), "source_sha256": field(record.source_sha256)},
+            "pytorch_notes": meta,
         },
     }
+
+
+CHAPTER_HEADER = {
+    "zh": {"title": "{chapter} · 笔记本",
+           "intro": "这是「{chapter}」一章嵌入的全部 {n} 个示例，按它们在页面上出现的顺序排列："
+                    "代码和它们真实运行时的输出。每个示例单独成节，各自从头运行。",
+           "section": "示例 `examples/{rel}`。输出捕获于：{facts}。"},
+    "en": {"title": "{chapter} · notebook",
+           "intro": "The {n} examples that the chapter “{chapter}” embeds, in the order of the page: their code "
+                    "and the outputs of a real run. Each example is a section of its own and runs from its start.",
+           "section": "The example `examples/{rel}`. Outputs captured on: {facts}."},
+}
+
+
+def chapter_notebook_title(chapter: str, lang: str) -> str:
+    """The title of a chapter's notebook, e.g. ``自动求导 · 笔记本``."""
+    return CHAPTER_HEADER[lang]["title"].format(chapter=chapter)
+
+
+def build_chapter_notebook(lang: str, chapter: str, chapter_url: str,
+                           sections: list[tuple[Record, Example, str]]) -> dict:
+    """The notebook of a chapter: a header cell (title, what it holds, the chapter's absolute URL), then
+    one section per example in page order: a Markdown cell ``## <heading>`` saying where its outputs
+    were captured, and its code cells (``build_notebook``'s, numbered on through the notebook).
+
+    Args:
+        lang, chapter, chapter_url: as for ``build_notebook``.
+        sections: (record, example, heading) of each example, in page order (``urls.section_headings``).
+    """
+    t, intro = CHAPTER_HEADER[lang], HEADER[lang]
+    parts = [f"# {chapter_notebook_title(chapter, lang)}", t["intro"].format(chapter=chapter, n=len(sections))]
+    if chapter and _is_absolute(chapter_url):
+        parts.append(intro["explained"].format(chapter=chapter, chapter_url=chapter_url))
+    cells = [{"cell_type": "markdown", "id": "header", "metadata": {}, "source": _lines("\n\n".join(parts))}]
+    listed, count = [], 1
+    for i, (record, example, heading) in enumerate(sections, start=1):
+        text = f"## {heading}\n\n" + t["section"].format(
+            rel=example.rel, facts=markdown_text(provenance_text(record)))
+        cells.append({"cell_type": "markdown", "id": f"section-{i}", "metadata": {}, "source": _lines(text)})
+        code = _code_cells(record, lang, example, f"s{i}", count)
+        count += len(code)
+        cells += code
+        listed.append({"example": example.rel, "heading": heading,
+                       "provenance": to_dict(page_provenance(record.provenance))})
+    return _notebook(cells, sections[0][0], listed)
 
 
 def py_download(source: str, record: Record | None, chapter_urls: list[str], lang: str | None = None) -> str:

@@ -3,9 +3,9 @@ per language, generated at build time from the bytes of the site's own per-examp
 
 * A chapter is a hand-written page that embeds examples (``pages.page_outline``); its zip holds, for each
   example it embeds (in page order, once each), the ``.py`` download of the page's language (the
-  ``File`` that ``notebooks.stamp_py_downloads`` stamped, byte for byte) and the ``.ipynb`` that the site
-  serves beside the notebook page (``docs/<lang>/notebooks/<chapter>/<name>.ipynb``, written by
-  ``notebooks.write_notebooks`` and copied unchanged by mkdocs-jupyter), under one folder named after
+  ``File`` that ``notebooks.stamp_py_downloads`` stamped, byte for byte) and the example's ``.ipynb``
+  download (``notebooks/<chapter>/<name>.ipynb``, a file ``notebooks.NotebookSite`` generated), under one
+  folder named after
   the chapter, ``pytorch-notes-<chapter>/``, with a ``README.txt`` in the page's language: what is
   inside, the chapter's address when ``site_url`` is set, how to run it. Site path:
   ``downloads/pytorch-notes-<chapter>.zip`` (``<lang>/downloads/…`` for a language other than the
@@ -53,7 +53,7 @@ from pytorch_notes.pages import PageError, language_pages, page_outline, prose_l
 from pytorch_notes.render.strings import STRINGS, plural
 from pytorch_notes.settings import DOCS_DIR, LANGUAGES, REPO_ROOT
 from pytorch_notes.site.embed import py_url
-from pytorch_notes.site.notebooks import absolute_page_url
+from pytorch_notes.site.urls import absolute_page_url, example_ipynb_url
 
 PREFIX = "pytorch-notes"  # the course zip, its folder, and the start of every chapter's
 DATE_TIME = (1980, 1, 1, 0, 0, 0)  # every member's time stamp: the earliest a zip holds
@@ -274,7 +274,7 @@ def add_bundles(files, config, lang: str) -> None:
             names[name] = rel
             if RAISES.search(data):
                 raises_in.add(chapter.page)
-            notebook = by_src.get(f"{lang}/notebooks/{stem}.ipynb")  # the page; its .ipynb is copied beside it
+            notebook = by_src.get(_lang_root(lang) + example_ipynb_url(rel))  # the example's .ipynb download
             if notebook is not None and notebook.abs_src_path:
                 try:
                     contents[stem + ".ipynb"] = Path(notebook.abs_src_path).read_bytes()

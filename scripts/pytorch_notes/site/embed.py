@@ -24,7 +24,7 @@ from pytorch_notes.parse import ExampleError, discover_examples, parse_example, 
 from pytorch_notes.render.html import Links, figure_assets, render_example
 from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES
 from pytorch_notes.site.common import log
-from pytorch_notes.site.urls import notebook_urls
+from pytorch_notes.site.urls import chapter_notebook_url, example_ipynb_url, lang_root, section_headings
 from pytorch_notes.store.records import StoreError, freshness
 from pytorch_notes.store.untrusted import terminal_text
 
@@ -111,6 +111,8 @@ def prepare_embeds(markdown: str, page, config, lang: str, page_name: str) -> No
     def url_for(site_path: str) -> str:
         return get_relative_url(site_path, page_url)
 
+    chapter = page.file.src_uri.split("/", 1)[1] if page.file.src_uri.split("/", 1)[0] == lang else page.file.src_uri
+    anchors = section_headings(tuple(dict.fromkeys(e.rel for e in embeds)))  # the sections of its notebook
     for e in embeds:
         path = resolve_example(e.rel)
         if not os.path.lexists(path):  # a link, a folder, ...: refused by parse_example below, naming it
@@ -127,10 +129,10 @@ def prepare_embeds(markdown: str, page, config, lang: str, page_name: str) -> No
         if fresh.failure:
             log.warning(terminal_text(f"{page_name}:{e.line}: the last capture of examples/{e.rel} failed: "
                                       f"{fresh.failure.location}: {fresh.failure.message}"))  # a record's words
-        lang_root = "" if lang == LANGUAGES[0] else f"{lang}/"
-        nb_page, nb_file = notebook_urls(e.rel, config.use_directory_urls)
-        links = Links(py=url_for(py_url(lang, e.rel)), ipynb=url_for(lang_root + nb_file),
-                      notebook=url_for(lang_root + nb_page), new_issue=_new_issue_url(config),
+        root = lang_root(lang)
+        notebook = root + chapter_notebook_url(chapter, config.use_directory_urls) + "#" + anchors[e.rel][1]
+        links = Links(py=url_for(py_url(lang, e.rel)), ipynb=url_for(root + example_ipynb_url(e.rel)),
+                      notebook=url_for(notebook), new_issue=_new_issue_url(config),
                       page_url=(getattr(config, "site_url", None) or "") + page_url,
                       **notebook_services((getattr(config, "extra", None) or {}).get("published_notebooks", ""),
                                           lang, e.rel))

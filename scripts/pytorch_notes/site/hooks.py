@@ -5,15 +5,16 @@ example: everything reads the output store written by ``make capture``.
 
 * ``on_config``: refuse to build a checkout with another checkout's package; cache search entries and
   highlighted code (``buildcache``).
-* ``on_pre_build``: write each embedded example's notebook to ``docs/<lang>/notebooks/`` (``notebooks``)
-  and render the ones missing from mkdocs-jupyter's cache on every core (``prewarm``).
-* ``on_files``: serve those notebooks as pages under mkdocs-static-i18n (``notebooks``) and add the
-  ``.py`` downloads and figures (``embed``), and the zips of each chapter and of the course (``bundles``).
+* ``on_files``: add each chapter's notebook page and the notebook downloads as generated files
+  (``notebooks``; nothing is written into ``docs/``), the notebooks missing from mkdocs-jupyter's cache
+  rendered ahead on every core (``prewarm``) and kept in its cache for every language
+  (``notebook_view``); the ``.py`` downloads and figures (``embed``), and the zips of each chapter and
+  of the course (``bundles``).
 * ``on_page_markdown``: replace each ``::: example`` line with the rendered example (``embed``) and add
   the translation-lag banner (``lag``) and the links to the zips (``bundles``); fill the computation-times
   page and link each chapter's verification line to its rows there (``times``).
-* ``on_page_content``, ``on_page_context``: slim notebook pages, point their edit link at the example.
-* ``on_nav``: each course section gets its chapters' notebooks (``nav``).
+* ``on_page_content``: a notebook page's title, downloads, stylesheets and figures (``notebook_view``).
+* ``on_nav``: each course section gets its chapters' notebook pages (``nav``).
 * ``on_post_build``: one search index per language (``search``); the files of the last build that
   this one did not write again are removed (``sitedir``: MkDocs no longer empties the site first).
 * ``on_startup``, ``on_serve``, ``on_env``: under ``make serve``, dirty rebuilds that redo exactly what
@@ -41,7 +42,7 @@ from pytorch_notes.site import (
     lag,
     mdcache,
     nav,
-    notebook_css,
+    notebook_view,
     notebooks,
     prewarm,
     rendercache,
@@ -51,6 +52,9 @@ from pytorch_notes.site import (
     times,
 )
 from pytorch_notes.site.common import page_language
+
+NOTEBOOKS = notebooks.NotebookSite()  # the notebooks of the current build
+PREWARM = prewarm.Prewarm()  # their conversion ahead, in a cold build
 
 
 def on_config(config):
@@ -65,10 +69,10 @@ def on_config(config):
     if here != REPO_ROOT:
         raise PluginError(f"{config.config_file_path}: the pipeline package was imported from {REPO_ROOT}/scripts, "
                           f"not from this checkout; run with PYTHONPATH={here}/scripts")
+    notebooks.refuse_leftovers(Path(config.docs_dir))
     config.markdown_extensions.append(embed.EmbedExtension())  # the ::: example syntax
     buildcache.install()  # reuse search entries and highlighted code whose inputs did not change
     mdcache.install()  # and Markdown conversions
-    prewarm.use_fast_toc()  # a notebook's headings without a Markdown export of it
     buildcache.theme_listing()  # the theme's 14,500 files listed once per process, not per build
     buildcache.persist_memos()  # parsed examples, loaded records, localized comments: kept across builds
     search.skip_needless_attribute_scrub(config.plugins)  # Material's regex over every page, for a rare attribute
@@ -79,6 +83,7 @@ def on_config(config):
     if not getattr(i18n, "building", False):  # the outer build (i18n builds the other languages inside it)
         incremental.start_build(config)
         embed.new_build()
+        NOTEBOOKS.new_build()
         rendercache.CACHE.start()
         mdcache.CACHE.start()
     return config
@@ -97,23 +102,23 @@ def on_serve(server, config, builder):
     return incremental.faster_watcher(server)
 
 
-@event_priority(-10)  # after mkdocs-jupyter's own on_pre_build, which resets its set
 def on_pre_build(config) -> None:
-    notebook_css.new_build()
     i18n = config.plugins.get("i18n")
-    outer = not getattr(i18n, "building", False)  # the first language's build: once per build
-    notebooks.write_notebooks(config, write=outer)  # every language's notebooks
-    if outer and incremental.STATE.plan.full:
-        if prewarm.fill_cache(config):  # a cold build renders the notebooks on every core
-            searchpool.start()  # and its search worker loads jieba while the pages are converted
+    cold = not (buildcache.CACHE_DIR / "search").is_dir()
+    if not getattr(i18n, "building", False) and incremental.STATE.plan.full and cold:
+        searchpool.start()  # a cold build: the search worker loads jieba while the notebooks are converted
 
 
 @event_priority(-200)  # after mkdocs-static-i18n (-100)
 def on_files(files, config):
     lang = page_language(config)
-    notebooks.serve_notebooks_as_pages(files, config, lang)
+    NOTEBOOKS.add_files(files, config, lang)  # the chapter notebook pages and the .ipynb downloads
+    notebook_view.keep_render_cache(NOTEBOOKS, config)  # every language's notebooks stay in mkdocs-jupyter's cache
+    if not getattr(config.plugins.get("i18n"), "building", False) and incremental.STATE.plan.full:
+        PREWARM.start(config, NOTEBOOKS.sources())  # a cold build renders the notebooks on every core, beside it
     embed.example_files(files, config, lang)
-    notebooks.stamp_py_downloads(files, config, lang)  # the .py downloads just added: localized, with a header
+    chapter_of = NOTEBOOKS.chapter_of(lang, config)
+    notebooks.stamp_py_downloads(files, config, lang, chapter_of)  # the .py downloads: localized, with a header
     bundles.add_bundles(files, config, lang)  # "download all": a zip per chapter and one of the course
     incremental.mark_for_rebuild(files, lang)  # under make serve: the pages this rebuild must redo
     times.rebuild_when_served(files)  # and the computation-times page, when an example or record did
@@ -130,6 +135,7 @@ def on_env(env, config, files):
 def on_page_markdown(markdown: str, page, config, files) -> str:
     src = page.file.src_uri
     if not src.endswith(".md"):
+        PREWARM.wait(page.file.abs_src_path)  # a notebook page: its conversion ahead is done
         return markdown
     lang = src.split("/", 1)[0] if src.split("/", 1)[0] in LANGUAGES else LANGUAGES[0]
     banner = lag.twin_lag_banner(page, lang)
@@ -143,17 +149,17 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
 
 
 def on_page_content(html: str, page, config, files) -> str:
-    return search.exclude_example_tab_labels(notebooks.slim_notebook_page(html, page, config))
+    return search.exclude_example_tab_labels(notebook_view.prepare_page(html, page, config))
 
 
 def on_page_context(context, page, config, nav):
-    notebooks.point_edit_link_at_example(page, config)
     incremental.remember_page(page)
     return context
 
 
 @event_priority(-200)
 def on_nav(nav_, config, files):
+    notebook_view.name_pages(nav_.pages + [f.page for f in files.documentation_pages() if f.page])
     return nav.add_notebook_sections(nav_, config, files)
 
 
@@ -162,6 +168,7 @@ def on_post_build(config) -> None:
     search.split_search_index(config)
     i18n = config.plugins.get("i18n")
     if not getattr(i18n, "building", False):  # the outer build: every language is written
+        PREWARM.finish()
         sitedir.remove_stale()
         embed.end_build()
         if incremental.STATE.plan.full:  # a dirty rebuild uses a few entries: it says nothing of the rest
@@ -172,6 +179,7 @@ def on_post_build(config) -> None:
 
 
 def on_build_error(error) -> None:
+    PREWARM.finish(cancel=True)
     embed.end_build()
     sitedir.forget(error)
     searchpool.shutdown()

@@ -34,6 +34,7 @@ from pytorch_notes.filememo import stat_key
 from pytorch_notes.pages import PageError, all_embeds, first_heading, page_outline
 from pytorch_notes.settings import DOCS_DIR, EXAMPLES_DIR, LANGUAGES, REPO_ROOT
 from pytorch_notes.site.common import log
+from pytorch_notes.site.notebooks import notebook_source
 
 SHARED = ("mkdocs.yml", "docs/twins.json", "docs/overrides", "docs/assets", "scripts")  # shape every page
 
@@ -64,16 +65,15 @@ STATE = _State()
 
 
 def _inputs() -> dict[str, tuple]:
-    """Every input of the site with its stat key. Left out: generated notebooks, bytecode caches, and hidden
-    files such as the capture lock and the ``.<name>.tmp`` of an atomic write (a capture running beside
-    ``make serve`` would otherwise make every rebuild a full one)."""
+    """Every input of the site with its stat key. Left out: bytecode caches, and hidden files such as the
+    capture lock and the ``.<name>.tmp`` of an atomic write (a capture running beside ``make serve`` would
+    otherwise make every rebuild a full one)."""
     out = {}
     roots = [DOCS_DIR, EXAMPLES_DIR, REPO_ROOT / "scripts"]
     for root in roots:
         for path in root.rglob("*"):
             rel = path.relative_to(REPO_ROOT).as_posix()
-            if ("/notebooks/" in f"/{rel}" or "__pycache__" in rel or path.name.startswith(".")
-                    or not path.is_file()):
+            if "__pycache__" in rel or path.name.startswith(".") or not path.is_file():
                 continue
             out[rel] = stat_key(path)
     out["mkdocs.yml"] = stat_key(REPO_ROOT / "mkdocs.yml")
@@ -84,11 +84,10 @@ def _headings() -> dict[str, str | None]:
     out = {}
     for p in DOCS_DIR.glob("*/**/*.md"):
         rel = p.relative_to(REPO_ROOT).as_posix()
-        if "/notebooks/" not in rel:
-            try:
-                out[rel] = page_outline(p, rel)[0]
-            except PageError:  # reported with its line by on_page_markdown
-                out[rel] = first_heading(p.read_text(encoding="utf-8"))
+        try:
+            out[rel] = page_outline(p, rel)[0]
+        except PageError:  # reported with its line by on_page_markdown
+            out[rel] = first_heading(p.read_text(encoding="utf-8"))
     return out
 
 
@@ -119,8 +118,11 @@ def plan(dirty: bool) -> Plan:
             pages.update(str(DOCS_DIR / lg / "index.md") for lg in LANGUAGES)
         elif rel.startswith("examples/"):
             example = _example_of(rel)
-            pages.update(str(REPO_ROOT / e.page) for e in embeds if e.rel == example)
-            pages.update(str(DOCS_DIR / lg / "notebooks" / (example[:-3] + ".ipynb")) for lg in LANGUAGES)
+            for e in embeds:
+                if e.rel == example:  # docs/<lang>/<page>.md: the page and its chapter notebook
+                    pages.add(str(REPO_ROOT / e.page))
+                    _, lg, page = e.page.split("/", 2)
+                    pages.add(str(notebook_source(lg, page)))
     return Plan(False, f"{len(changed)} changed input(s)", pages)
 
 
@@ -224,9 +226,8 @@ class _ChangesOnly:
     """Pass a watchdog handler one event per saved file: inotify reports a file being opened and closed
     unwritten (the build itself reads every page), and a write both as "modified" (per chunk) and as
     "closed" (when complete): only the last counts, or one save rebuilt twice. Editors that save by
-    renaming give "created" or "moved". Not sources: Python's bytecode caches under ``scripts/``, hidden
-    files (the capture lock, an atomic write's temporary file), and ``docs/<lang>/notebooks/``, which the
-    build itself writes."""
+    renaming give "created" or "moved". Not sources: Python's bytecode caches under ``scripts/`` and hidden
+    files (the capture lock, an atomic write's temporary file)."""
 
     IGNORED = frozenset({"opened", "closed_no_write", "modified"})
 
@@ -235,9 +236,8 @@ class _ChangesOnly:
 
     def dispatch(self, event) -> None:
         path = getattr(event, "dest_path", "") or event.src_path  # a rename counts where it lands
-        if (event.event_type in self.IGNORED or "__pycache__" in path or os.path.basename(path).startswith(".")
-                or f"{os.sep}notebooks{os.sep}" in path):
-            return  # hidden files (capture lock, atomic writes' temporaries); notebooks the build itself writes
+        if event.event_type in self.IGNORED or "__pycache__" in path or os.path.basename(path).startswith("."):
+            return  # hidden files (capture lock, atomic writes' temporaries)
         log.debug(f"live reload: {event.event_type} {path}")
         self.inner.dispatch(event)
 

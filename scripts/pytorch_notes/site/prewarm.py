@@ -1,17 +1,17 @@
 """Fill mkdocs-jupyter's render cache on every core before a cold build needs it.
 
 mkdocs-jupyter converts each notebook page with nbconvert when the page is rendered, one after the
-other, and keeps the result in ``.cache/mkdocs-jupyter/<key>.json``. With two notebooks per example
-(one per language) a build with an empty cache (a fresh clone, ``make clean``) spent most of its time
-there, on one core. ``fill_cache`` (``on_pre_build``) finds the notebooks whose cache entry is missing
-and converts them in a process pool with mkdocs-jupyter's own functions, the same arguments and the
-same cache key (``_compute_cache_key``), writing the entry as its page render would, in the slim
-form the build keeps entries in (``notebook_css``); the build then finds every entry
-present. A worker reads a notebook's headings from its Markdown cells (``toc_tokens``) and validates
-it once, not after each nbconvert preprocessor (``_validate_once``): 11.3 s instead of 13.3-14.6 s
-for the 324 notebooks (2 cores, 2026-11-23). The site is unchanged: a cold build with this and one
-with ``PYTORCH_NOTES_PREWARM=0`` (which turns it off) were byte-identical (``diff -r``), and
-``tests/test_prewarm.py`` checks that a worker stores what mkdocs-jupyter's own render gives.
+other, and keeps the result in ``<cache_dir>/<key>.json``. A build with an empty cache (a fresh clone,
+``make clean``) converts the 68 chapter notebooks (34 chapters, 2 languages) there, on one core, at
+~0.2-0.9 s each. ``Prewarm`` (from ``on_files`` of a full build, once the notebooks are written) finds
+those whose cache entry is missing and converts them in a process pool beside the build with
+mkdocs-jupyter's own function ``convert.nb2html``, the same arguments and the same cache key (``_compute_cache_key``),
+writing the entry its page render would write; a notebook page's render waits for its entry and finds
+it. A worker
+reads a notebook's headings from its Markdown cells (``toc_tokens``) rather than from a Markdown export
+of the whole notebook by nbconvert (the same result; ~70 ms less a notebook). Nothing of nbconvert or
+mkdocs-jupyter is patched: the site is the same with and without the pool (``PYTORCH_NOTES_PREWARM=0``
+turns it off; ``tests/test_prewarm.py``).
 """
 
 from __future__ import annotations
@@ -20,48 +20,14 @@ import json
 import os
 import re
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
-from pytorch_notes.settings import DOCS_DIR, LANGUAGES
 from pytorch_notes.site.common import log
 
-MIN_MISSES = 8  # below this, starting a pool costs more than it saves
+MIN_MISSES = 4  # below this, starting a pool costs more than it saves
 _NB2HTML_OPTIONS = ("kernel_name", "theme", "allow_errors", "show_input", "no_input", "no_prompt",
                     "remove_tag_config", "highlight_extra_classes", "include_requirejs", "custom_mathjax_url")
-
-
-def _share_compiled_templates() -> None:
-    """Worker initialiser: one in-memory Jinja bytecode cache for every nbconvert exporter of the process.
-
-    mkdocs-jupyter makes a new ``HTMLExporter`` per notebook, and nbconvert a new Jinja environment per
-    exporter, so every notebook compiled nbconvert's templates again: two thirds of a conversion
-    (cProfile of 20 notebooks: 3.7 s of 5.4 s in ``jinja2.Environment.compile``). Jinja's bytecode
-    cache is keyed by each template's name and source, so the rendered HTML is the same.
-    """
-    from jinja2 import BytecodeCache  # noqa: PLC0415 - worker side
-    from nbconvert.exporters.templateexporter import TemplateExporter  # noqa: PLC0415
-
-    class InMemory(BytecodeCache):
-        def __init__(self) -> None:
-            self.store: dict[str, bytes] = {}
-
-        def load_bytecode(self, bucket) -> None:
-            if (code := self.store.get(bucket.key)) is not None:
-                bucket.bytecode_from_string(code)
-
-        def dump_bytecode(self, bucket) -> None:
-            self.store[bucket.key] = bucket.bytecode_to_string()
-
-    shared = InMemory()
-    create = TemplateExporter._create_environment
-
-    def _create_environment(self):
-        environment = create(self)
-        environment.bytecode_cache = shared
-        return environment
-
-    TemplateExporter._create_environment = _create_environment
 
 
 def toc_tokens(path: str, toc_depth: int, export=None) -> tuple[list, str | None]:
@@ -90,50 +56,12 @@ def toc_tokens(path: str, toc_depth: int, export=None) -> tuple[list, str | None
     return tokens, next((t["name"] for t in tokens if t["level"] == 1), None)
 
 
-def use_fast_toc() -> None:
-    """Make mkdocs-jupyter's own page render (a notebook not in its cache: under ``make serve``, after an
-    example's edit) read a notebook's headings with ``toc_tokens`` too (``on_config``; once per process)."""
-    from mkdocs_jupyter import plugin  # noqa: PLC0415 - loaded with the plugins by now
-
-    original = plugin._get_nb_toc_tokens
-    if getattr(original, "_pytorch_notes_fast", False):
-        return
-
-    def _get_nb_toc_tokens(fpath, toc_depth):
-        return toc_tokens(fpath, toc_depth, original)
-
-    _get_nb_toc_tokens._pytorch_notes_fast = True  # type: ignore[attr-defined]
-    plugin._get_nb_toc_tokens = _get_nb_toc_tokens
-
-
-def _validate_once() -> None:
-    """Worker initialiser: nbconvert validates the notebook after all its preprocessors, not after each
-    (its ``Exporter.optimistic_validation``; the notebooks are the build's own, written valid)."""
-    from mkdocs_jupyter import nbconvert2  # noqa: PLC0415 - worker side
-
-    make_app = nbconvert2.get_nbconvert_app
-
-    def get_nbconvert_app(*args, **kwargs):
-        app = make_app(*args, **kwargs)
-        app.config.Exporter.optimistic_validation = True
-        return app
-
-    nbconvert2.get_nbconvert_app = get_nbconvert_app
-
-
-def _init_worker() -> None:
-    _share_compiled_templates()
-    _validate_once()
-
-
-def _convert(job: tuple[str, str, dict, int]) -> str:
-    """Worker: render one notebook as mkdocs-jupyter's ``new_render`` does and store its cache entry."""
-    from mkdocs_jupyter import convert  # noqa: PLC0415 - imported in the worker
-
-    from pytorch_notes.site.notebook_css import store_lifted_stylesheets  # noqa: PLC0415
+def convert(job: tuple[str, str, dict, int]) -> str:
+    """Worker: render one notebook as mkdocs-jupyter's page render does and store its cache entry."""
+    from mkdocs_jupyter import convert as nbconvert  # noqa: PLC0415 - imported in the worker
 
     path, cache_path, options, toc_depth = job
-    body = store_lifted_stylesheets(convert.nb2html(path, **options))  # the slim form, as the build keeps it
+    body = nbconvert.nb2html(path, **options)
     tokens, title = toc_tokens(path, toc_depth)
     target = Path(cache_path)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -143,8 +71,8 @@ def _convert(job: tuple[str, str, dict, int]) -> str:
     return path
 
 
-def missing(plugin) -> list[tuple[str, str, dict, int]]:
-    """The conversion jobs of the generated notebooks (both languages) whose cache entry is missing."""
+def missing(plugin, sources: list[Path]) -> list[tuple[str, str, dict, int]]:
+    """The conversion jobs of the notebooks in ``sources`` whose cache entry is missing."""
     from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path  # noqa: PLC0415
 
     config = plugin.config
@@ -152,33 +80,57 @@ def missing(plugin) -> list[tuple[str, str, dict, int]]:
         return []
     options = {"execute": False, **{k: config[k] for k in _NB2HTML_OPTIONS}}
     jobs = []
-    for lang in LANGUAGES:
-        root = DOCS_DIR / lang / "notebooks"
-        for nb in sorted(root.rglob("*.ipynb")) if root.is_dir() else []:
-            cache_path = _get_cache_path(config["cache_dir"], _compute_cache_key(str(nb), config, False))
-            if not cache_path.exists():
-                jobs.append((str(nb), str(cache_path), options, config["toc_depth"]))
+    for nb in sources:
+        cache_path = _get_cache_path(config["cache_dir"], _compute_cache_key(str(nb), config, False))
+        if not cache_path.exists():
+            jobs.append((str(nb), str(cache_path), options, config["toc_depth"]))
     return jobs
 
 
-def fill_cache(config) -> int:
-    """Convert the notebooks missing from mkdocs-jupyter's cache on all cores (see the module docstring).
-    Returns how many were converted (0 when none, or too few to be worth a pool).
+class Prewarm:
+    """The conversions of one build, running beside it: ``start`` (``on_files`` of a full build, once the
+    notebooks are written) submits the notebooks missing from mkdocs-jupyter's cache to a process pool
+    and returns; ``wait`` (``on_page_markdown`` of a notebook page, just before mkdocs-jupyter renders it)
+    blocks until that notebook's entry is written; ``finish`` (the end of the build) waits for the rest.
 
-    The pool finishes before the build goes on. Converting beside the build, each notebook awaited when
-    its page is rendered, was no faster: 22.8 s against 21.3 s for a cold build, the CPU time of the
-    same work up from 33 to 38 s with three processes on two cores (2026-11-23)."""
-    plugin = config.plugins.get("mkdocs-jupyter")
-    if plugin is None or os.environ.get("PYTORCH_NOTES_PREWARM", "1") == "0":
-        return 0
-    jobs = missing(plugin)
-    workers = min(os.cpu_count() or 1, len(jobs))
-    if len(jobs) < MIN_MISSES or workers < 2:
-        return 0
-    t0 = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker) as pool:
-        for _ in pool.map(_convert, jobs, chunksize=4):
-            pass
-    log.info(f"rendered {len(jobs)} notebooks for mkdocs-jupyter's cache on {workers} cores "
-             f"in {time.perf_counter() - t0:.1f} s")
-    return len(jobs)
+    The notebook pages are rendered after the Markdown pages (their files come last), so the pool
+    converts while the build does the Markdown pages: a cold build had a core idle while it waited for
+    the whole pool first (56 s against ~46 s, 2 cores, 2026-11-27)."""
+
+    def __init__(self) -> None:
+        self.pool: ProcessPoolExecutor | None = None
+        self.pending: dict[str, Future] = {}
+        self.started = 0.0
+
+    def start(self, config, sources: list[Path]) -> int:
+        """Submit the notebooks of ``sources`` missing from the cache, in the order of ``sources`` (the order
+        the build renders their pages in); returns how many."""
+        plugin = config.plugins.get("mkdocs-jupyter")
+        if plugin is None or os.environ.get("PYTORCH_NOTES_PREWARM", "1") == "0":
+            return 0
+        jobs = missing(plugin, sources)
+        workers = min(os.cpu_count() or 1, len(jobs))
+        if len(jobs) < MIN_MISSES or workers < 2:
+            return 0
+        self.started = time.perf_counter()
+        self.pool = ProcessPoolExecutor(max_workers=workers)
+        self.pending = {job[0]: self.pool.submit(convert, job) for job in jobs}
+        log.info(f"rendering {len(jobs)} notebooks for mkdocs-jupyter's cache on {workers} cores")
+        return len(jobs)
+
+    def wait(self, path: str | None) -> None:
+        """Block until the notebook at ``path`` is converted (if it was submitted)."""
+        future = self.pending.pop(str(path), None) if path else None
+        if future is not None:
+            future.result()
+
+    def finish(self, cancel: bool = False) -> None:
+        """Wait for every conversion (or drop those not started: ``cancel``, a failed build) and stop."""
+        if self.pool is None:
+            return
+        self.pool.shutdown(wait=True, cancel_futures=cancel)
+        if not cancel:
+            for future in self.pending.values():
+                future.result()
+            log.info(f"rendered the notebooks for mkdocs-jupyter's cache in {time.perf_counter() - self.started:.1f} s")
+        self.pool, self.pending = None, {}

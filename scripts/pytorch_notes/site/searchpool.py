@@ -3,8 +3,7 @@
 Material's search plugin indexes each page when it is written (``on_page_context``): it parses the
 page's HTML and segments its Chinese text with jieba (which first loads its dictionary, ~0.7 s). With
 an empty build cache (a fresh clone, ``make clean``) the 62 chapter pages of this course took ~3 s of
-one core that way, while the second core sat idle: the notebooks are converted on both cores before
-the pages are built (``prewarm``), not while they are. Under ``mkdocs build`` the cache wrapper
+one core that way, while the second core sat idle. Under ``mkdocs build`` the cache wrapper
 (``buildcache.install``) hands each page it has no entries for to ``offload``: the page's indexed
 fields go to a one-process pool, a placeholder keeps the page's place in the index, and ``resolve``
 (run when Material generates the index, ``SearchIndex.generate_search_index``) puts the worker's
@@ -66,7 +65,7 @@ def _load_segmenter() -> None:
 
 def start() -> None:
     """Start the worker now, loading jieba, rather than at the first page it gets: for a build
-    that will index many pages (``on_pre_build`` of a cold build, after ``prewarm``)."""
+    that will index many pages (``on_pre_build`` of a cold build)."""
     if _enabled:
         _worker().submit(_load_segmenter)
 

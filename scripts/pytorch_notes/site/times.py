@@ -163,7 +163,7 @@ def rebuild_when_served(files) -> None:
     if not state.dirty or state.plan.full:
         return
     if _DECIDED["plan"] is not state.plan:  # once per rebuild: the first language's page changes the outline
-        _DECIDED.update(plan=state.plan, redo=any("/notebooks/" in p for p in state.plan.pages)
+        _DECIDED.update(plan=state.plan, redo=any(p.endswith(".ipynb") for p in state.plan.pages)
                         or _outline() != _FILLED_WITH[0])
     if not _DECIDED["redo"]:
         return

@@ -1,12 +1,21 @@
-"""URLs of pages and notebooks, with and without directory URLs (``make offline`` turns them off)."""
+"""URLs of pages, chapter notebooks and notebook downloads, with and without directory URLs (``make
+offline`` turns them off), relative to a language's root unless said otherwise."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import re
+import unicodedata
+
+from pytorch_notes.settings import LANGUAGES
 
 # --- URLs with and without directory URLs, and the offline copy (`make offline`) ---------------------
 # Material's offline plugin (mkdocs.yml, on with OFFLINE=true) sets ``use_directory_urls: false`` so that
 # links work from file://: pages become ``autograd.html`` instead of ``autograd/``.
+
+
+def lang_root(lang: str) -> str:
+    """``""`` for the default language, ``<lang>/`` for the others."""
+    return "" if lang == LANGUAGES[0] else f"{lang}/"
 
 
 def page_url(src_rel: str, use_directory_urls: bool) -> str:
@@ -22,28 +31,66 @@ def page_url(src_rel: str, use_directory_urls: bool) -> str:
     return stem + "/"
 
 
-def notebook_urls(rel: str, use_directory_urls: bool) -> tuple[str, str]:
-    """(page URL, ``.ipynb`` URL) of the notebook of example ``rel``, relative to the language root.
+def absolute_page_url(config, lang: str, page: str) -> str:
+    """The public URL of page ``page`` (e.g. ``autograd.md``) in ``lang``, from ``site_url``; "" without one.
 
-    With directory URLs: ``notebooks/autograd/leaf/`` and ``notebooks/autograd/leaf/leaf.ipynb``
-    (mkdocs-jupyter copies the notebook beside its page); without them:
-    ``notebooks/autograd/leaf.html`` and ``notebooks/autograd/leaf.ipynb``.
+    Used in files that leave the site (the ``.ipynb`` and ``.py`` downloads), where a relative link
+    would break. Always the directory-URL form, the deployed site's (the offline copy's own links are
+    ``.html`` ones, but a downloaded file points at the site on the web).
     """
-    base = f"notebooks/{rel[: -len('.py')]}"
-    if use_directory_urls:
-        return base + "/", f"{base}/{Path(rel).stem}.ipynb"
-    return base + ".html", base + ".ipynb"
+    base = (config.site_url or "").strip()
+    if not base.startswith(("http://", "https://")):
+        return ""
+    return base.rstrip("/") + "/" + lang_root(lang) + page_url(page, True)
 
 
-def notebook_page_dest(dest_uri: str, use_directory_urls: bool) -> tuple[str, str]:
-    """(dest_uri, url) of a notebook page, given the dest_uri i18n left on its File.
+# --- the notebook view: one notebook per chapter page --------------------------------------------------
+# A chapter is a page that embeds examples (``autograd.md``); its slug names its notebook
+# (``autograd``, ``a-b`` for ``a/b.md``, as ``bundles.Chapter.slug``).
 
-    That is mkdocs-jupyter's page path (``x/index.html``, or ``x.html`` without directory URLs)
-    or the raw ``x.ipynb``.
-    """
-    if dest_uri.endswith(".ipynb"):
-        stem = dest_uri[: -len(".ipynb")]
-        dest_uri = stem + "/index.html" if use_directory_urls else stem + ".html"
-    if use_directory_urls and (dest_uri == "index.html" or dest_uri.endswith("/index.html")):
-        return dest_uri, dest_uri[: -len("index.html")]
-    return dest_uri, dest_uri
+
+def chapter_slug(page: str) -> str:
+    return page[: -len(".md")].replace("/", "-")
+
+
+def chapter_notebook_dest(page: str) -> str:
+    """The notebook view's file: ``notebooks/<slug>/index.html`` (the same with and without directory
+    URLs, so that the per-example downloads beside it keep one place)."""
+    return f"notebooks/{chapter_slug(page)}/index.html"
+
+
+def chapter_notebook_url(page: str, use_directory_urls: bool) -> str:
+    """``notebooks/<slug>/``, or ``notebooks/<slug>/index.html`` without directory URLs."""
+    dest = chapter_notebook_dest(page)
+    return dest[: -len("index.html")] if use_directory_urls else dest
+
+
+def chapter_ipynb_url(page: str) -> str:
+    """The chapter notebook's ``.ipynb`` download: ``notebooks/<slug>.ipynb``."""
+    return f"notebooks/{chapter_slug(page)}.ipynb"
+
+
+def example_ipynb_url(rel: str) -> str:
+    """One example's ``.ipynb`` download: ``notebooks/<chapter>/<name>.ipynb`` for ``<chapter>/<name>.py``."""
+    return f"notebooks/{rel[: -len('.py')]}.ipynb"
+
+
+def slugify(text: str) -> str:
+    """Python-Markdown's default heading slug (``markdown.extensions.toc.slugify``), which both
+    mkdocs-jupyter's table of contents and its heading ids give an ASCII heading."""
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    text = re.sub(r"[^\w\s-]", "", text).strip().lower()
+    return re.sub(r"[-\s]+", "-", text)
+
+
+def section_headings(examples: list[str] | tuple[str, ...]) -> dict[str, tuple[str, str]]:
+    """Each example of a chapter -> (its section's heading in the chapter notebook, the heading's anchor).
+
+    The heading is the file name (``leaf.py``, anchor ``leafpy``), or the example id
+    (``autograd/leaf.py``) where two examples of the chapter share a file name."""
+    names = [rel.rsplit("/", 1)[-1] for rel in examples]
+    out = {}
+    for rel, name in zip(examples, names, strict=True):
+        heading = name if names.count(name) == 1 else rel
+        out[rel] = (heading, slugify(heading))
+    return out

@@ -1,0 +1,140 @@
+"""A chapter notebook's page, once mkdocs-jupyter rendered it (``on_page_content``, ``on_nav``,
+``on_post_build``): title, template and downloads; no inline stylesheets; figures as files; kept out of
+the search index; and mkdocs-jupyter's render cache kept for every language.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mkdocs.utils import get_relative_url
+
+from pytorch_notes.render.html import figure_assets
+from pytorch_notes.render.notebook import chapter_notebook_title
+from pytorch_notes.site import bundles, notebook_styles
+from pytorch_notes.site.embed import shown_example
+from pytorch_notes.site.notebooks import NotebookSite, is_notebook_page
+from pytorch_notes.site.urls import absolute_page_url, chapter_ipynb_url, lang_root, page_url
+
+TEXT = {
+    "zh": {"label": "下载与章节", "ipynb_text": "下载本章 .ipynb", "zip_text": "下载本章示例 .zip",
+           "chapter_text": "返回章节：{chapter}"},
+    "en": {"label": "Downloads and chapter", "ipynb_text": "Download the chapter's .ipynb",
+           "zip_text": "Download the chapter's examples (.zip)", "chapter_text": "Back to the chapter: {chapter}"},
+}
+_DATA_PNG = re.compile(r'src="data:image/png;base64,([A-Za-z0-9+/=\s]+)"')
+
+
+def name_pages(pages) -> None:
+    """``on_nav``: a notebook page is listed (and its nav entry titled, before it is rendered) by its
+    chapter's title; mkdocs-jupyter keeps that title (``ignore_h1_titles``)."""
+    for page in pages:
+        if is_notebook_page(page):
+            page.title = page.file.chapter.title
+
+
+def prepare_page(html: str, page, config) -> str:
+    """``on_page_content`` of a notebook page (other pages pass through):
+
+    * its window title is the notebook's (``自动求导 · 笔记本``) and its template ``notebook.html``, which
+      shows under the title the chapter notebook's ``.ipynb``, the chapter's zip and a link back to the
+      chapter, all relative to the page (``meta.pn_notebook``);
+    * nbconvert's inline ``<style>`` blocks (~595 KB) go: ``docs/assets/jupyter.css`` has the rules the
+      notebook pages need (``notebook_styles``), linked by the template; code tokens no rule styles are
+      unwrapped, and the copy buttons' icons drawn by CSS (``_slim_markup``);
+    * each figure whose bytes the site serves as a file (``render.html.figure_assets``, the same ones the
+      chapter page shows) is linked instead of inlined as base64;
+    * the header cell's absolute chapter link (for the downloaded file) becomes relative to the page;
+    * the page stays out of the search index (``meta.search.exclude``, read by Material's search
+      plugin): it repeats the examples the chapter page embeds, and the chapter's entries carry their code.
+    """
+    if not is_notebook_page(page):
+        return html
+    chapter, lang = page.file.chapter, page.file.lang
+    text = TEXT.get(lang, TEXT["en"])
+    use_dir = config.use_directory_urls
+    here = page.url
+    chapter_link = get_relative_url(lang_root(lang) + page_url(chapter.page, use_dir), here)
+    page.meta["title"] = chapter_notebook_title(chapter.title, lang)
+    page.meta["template"] = "notebook.html"
+    page.meta["pn_notebook"] = {
+        "label": text["label"], "ipynb_text": text["ipynb_text"], "zip_text": text["zip_text"],
+        "chapter_text": text["chapter_text"].format(chapter=chapter.title),
+        "ipynb": get_relative_url(lang_root(lang) + chapter_ipynb_url(chapter.page), here),
+        "zip": get_relative_url(bundles.chapter_url(lang, chapter), here),
+        "chapter": chapter_link,
+    }
+    page.meta.setdefault("search", {})["exclude"] = True
+    absolute = absolute_page_url(config, lang, chapter.page)
+    if absolute:
+        html = html.replace(f'href="{absolute}"', f'href="{chapter_link}"')
+    html = _slim_markup(TOKENS.slim_code(notebook_styles.split_styles(html)[0]))
+    return _link_figures(_title_anchor(html, page), chapter.examples, here)
+
+
+def _title_anchor(html: str, page) -> str:
+    """The title's id as the page's table of contents has it (``_1`` for a Chinese title): mkdocs-jupyter
+    leaves a heading without Latin letters an empty id, and Material's "skip to content" link points at
+    the first entry of the table of contents."""
+    first = next(iter(page.toc or []), None)
+    if first is None or first.level != 1 or '<h1 id="">' not in html:
+        return html
+    anchor = first.id
+    return html.replace('<h1 id="">', f'<h1 id="{anchor}">', 1).replace(
+        '<a class="anchor-link" href="#">', f'<a class="anchor-link" href="#{anchor}">', 1)
+
+
+TOKENS = notebook_styles.TokenStyles()
+_COPY_ICON = re.compile(r'<svg aria-hidden="true" class="clipboard-copy-icon"[^>]*>.*?</svg>', re.S)
+
+
+def _slim_markup(html: str) -> str:
+    """What every notebook page repeats, shorter: the copy button's icon (an inline SVG of ~1.3 KB per code
+    cell) becomes an empty ``span.pn-copy-icon`` that ``docs/assets/notebook.css`` draws; nbconvert's
+    Mermaid loader (~12 KB; it imports Mermaid from a CDN when a cell holds a diagram, which none does)
+    goes."""
+    html = _COPY_ICON.sub('<span aria-hidden="true" class="clipboard-copy-icon pn-copy-icon"></span>', html)
+    start = html.find('<script type="module">')
+    if start != -1 and "jp-Mermaid" in html[start:start + 400]:
+        end = html.find("</script>", start)
+        if end != -1:
+            html = html[:start] + html[end + len("</script>"):]
+    return html
+
+
+def _link_figures(html: str, examples, here: str) -> str:
+    """Replace each inlined PNG that is one of the chapter's figure files by a link to that file."""
+    files: dict[str, str] = {}
+    for rel in examples:
+        record = shown_example(rel)[1]
+        cells = {c.index: c for c in record.cells} if record is not None else {}
+        for (index, pos), asset in figure_assets(record).items():
+            files["".join(cells[index].outputs[pos].data.split())] = asset.path
+    if not files:
+        return html
+
+    def link(m: re.Match) -> str:
+        path = files.get("".join(m.group(1).split()))
+        return f'src="{get_relative_url(path, here)}" loading="lazy"' if path else m.group(0)
+
+    return _DATA_PNG.sub(link, html)
+
+
+def keep_render_cache(site: NotebookSite, config) -> None:
+    """``on_files`` of each language, once the notebooks are written: mark every language's notebook as
+    used in mkdocs-jupyter's render cache.
+
+    mkdocs-jupyter removes, after each build, the cache entries that build did not use; under
+    mkdocs-static-i18n every language is a build of its own, so each language's entries were removed by
+    the other's, and every build rendered every notebook again. Its set of used entries (emptied by its
+    ``on_pre_build``) gets the entry of every chapter notebook of this build, in every language (the
+    entry of a notebook that changed is left unmarked, and goes)."""
+    plugin = config.plugins.get("mkdocs-jupyter")
+    used = getattr(plugin, "_used_cache_paths", None)
+    if plugin is None or used is None or not plugin.config["cache"]:
+        return
+    from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path  # noqa: PLC0415
+
+    for path in site.sources():
+        used.add(_get_cache_path(plugin.config["cache_dir"],
+                                 _compute_cache_key(str(path), plugin.config, plugin.config["execute"])))

@@ -108,7 +108,8 @@ def test_exceptions_show_the_example_frames_then_the_message_collapsible():
 def test_long_outputs_collapse():
     out = Stream("stdout", "".join(f"line {i}\n" for i in range(LONG_OUTPUT_LINES + 5)))
     shown = KINDS[Stream].html(out, Context(STRINGS["en"]))
-    assert '<details class="pn-output__more"><summary data-search-exclude="true">30 lines of output; click to expand</summary>' in shown
+    assert ('<details class="pn-output__more"><summary data-search-exclude="true">30 lines of output; click to expand'
+            '</summary>') in shown
     assert "<details" not in KINDS[Stream].html(Stream("stdout", "short\n"), Context(STRINGS["en"]))
 
 

@@ -45,6 +45,7 @@ from pytorch_notes.site import (
     notebook_view,
     notebooks,
     prewarm,
+    quiet,
     rendercache,
     search,
     searchpool,
@@ -90,7 +91,9 @@ def on_config(config):
 
 
 def on_startup(command, dirty):
-    """``mkdocs serve --dirty`` (``make serve``): rebuild only what changed (``incremental``)."""
+    """``mkdocs serve --dirty`` (``make serve``): rebuild only what changed (``incremental``); other
+    packages' per-file INFO lines off (``quiet``)."""
+    quiet.quiet_other_packages()
     incremental.serve_dirty(bool(dirty) and command == "serve")
     searchpool.enable(command == "build")  # index uncached pages in a worker beside the build
 
@@ -169,6 +172,7 @@ def on_post_build(config) -> None:
     i18n = config.plugins.get("i18n")
     if not getattr(i18n, "building", False):  # the outer build: every language is written
         PREWARM.finish()
+        quiet.report_notebook_conversions()
         sitedir.remove_stale()
         embed.end_build()
         if incremental.STATE.plan.full:  # a dirty rebuild uses a few entries: it says nothing of the rest

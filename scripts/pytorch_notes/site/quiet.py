@@ -1,0 +1,66 @@
+"""Quiet builds: MkDocs' own progress lines, this project's summary lines, and every warning and error.
+
+A build printed ~1,400 lines (issue 27): mkdocs-jupyter's lines per notebook ("Converting notebook", "Cache
+hit", "Copied jupyter file"), mkdocs-static-i18n's per-language overrides, and jieba's start-up on stderr.
+Through the standard ``logging`` API (no plugin is changed): i18n's and jieba's loggers are set to WARNING,
+and mkdocs-jupyter's get a ``NotebookLines`` filter that drops its INFO lines and counts its conversions,
+which ``on_post_build`` reports in one line. ``mkdocs build -v`` / ``mkdocs serve -v`` (the ``mkdocs``
+logger at DEBUG) leaves every line as it is.
+"""
+
+from __future__ import annotations
+
+import logging
+
+log = logging.getLogger("mkdocs.plugins.pytorch_notes")
+
+# logger names, as the packages create them (MkDocs' get_plugin_logger for mkdocs_static_i18n's modules;
+# jieba/__init__.py; mkdocs_jupyter/plugin.py and nbconvert2.py)
+SILENCED = ("mkdocs.plugins.mkdocs_static_i18n", "jieba")
+NOTEBOOK_LOGGERS = ("mkdocs.plugins.mkdocs_jupyter", "mkdocs.mkdocs-jupyter")
+
+
+class NotebookLines(logging.Filter):
+    """Drops mkdocs-jupyter's INFO lines (warnings and errors pass) and counts the notebooks it converts
+    (``converted``) in this process."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.converted = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.WARNING:
+            return True
+        if record.getMessage().startswith("Converting notebook"):
+            self.converted += 1
+        return False
+
+
+def notebook_lines() -> NotebookLines | None:
+    """The filter ``quiet_other_packages`` put on mkdocs-jupyter's converter logger, or None."""
+    return next((f for f in logging.getLogger(NOTEBOOK_LOGGERS[1]).filters if isinstance(f, NotebookLines)), None)
+
+
+def quiet_other_packages() -> bool:
+    """Quieten ``SILENCED`` and filter ``NOTEBOOK_LOGGERS`` (once per process); False when MkDocs runs verbose."""
+    if logging.getLogger("mkdocs").getEffectiveLevel() < logging.INFO:
+        return False
+    for name in SILENCED:
+        logging.getLogger(name).setLevel(logging.WARNING)
+    if notebook_lines() is None:
+        lines = NotebookLines()
+        for name in NOTEBOOK_LOGGERS:
+            logging.getLogger(name).addFilter(lines)
+    return True
+
+
+def report_notebook_conversions() -> int:
+    """Log how many notebooks mkdocs-jupyter converted in this build's process (its lines are filtered), and
+    start counting again; returns that number. Conversions done beforehand by ``prewarm``'s workers are
+    reported by ``prewarm``."""
+    lines = notebook_lines()
+    if lines is None or not lines.converted:
+        return 0
+    converted, lines.converted = lines.converted, 0
+    log.info(f"mkdocs-jupyter converted {converted} notebooks during the build")
+    return converted

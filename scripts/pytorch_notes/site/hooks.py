@@ -29,7 +29,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
+from mkdocs.plugins import CombinedEvent, event_priority
 
 from pytorch_notes import filememo
 from pytorch_notes.settings import LANGUAGES, REPO_ROOT
@@ -75,7 +75,6 @@ def on_config(config):
     mdcache.install()  # and Markdown conversions
     buildcache.theme_listing()  # the theme's 14,500 files listed once per process, not per build
     buildcache.persist_memos()  # parsed examples, loaded records, localized comments: kept across builds
-    search.skip_needless_attribute_scrub(config.plugins)  # Material's regex over every page, for a rare attribute
     incremental.install()
     sitedir.install()  # write over the last build's files; remove what is left over afterwards
     sitedir.keep_unchanged_generated_files()  # make serve: a generated file with the same content is not rewritten
@@ -152,9 +151,20 @@ def on_page_content(html: str, page, config, files) -> str:
     return search.exclude_example_tab_labels(notebook_view.prepare_page(html, page, config))
 
 
-def on_page_context(context, page, config, nav):
+@event_priority(1)  # just before Material's search plugin (0)
+def before_search(context, page, config, nav):
+    search.set_aside_unsearched_content(context, page)  # Material's scrub of a page it does not index
+    return context
+
+
+@event_priority(-1)  # just after it
+def after_search(context, page, config, nav):
+    search.put_back_content(context, page)
     incremental.remember_page(page)
     return context
+
+
+on_page_context = CombinedEvent(before_search, after_search)
 
 
 @event_priority(-200)

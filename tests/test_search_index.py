@@ -1,30 +1,9 @@
-"""The search index's own processing: Chinese segmentation kept per text (buildcache) and the code lines
-many pages repeat left out (pytorch_notes.site.search)."""
+"""The search index's own processing: the code lines many pages repeat are left out
+(pytorch_notes.site.search)."""
 
 from __future__ import annotations
 
 from pytorch_notes.site import search
-
-
-def test_chinese_text_is_segmented_once_per_text_as_material_does(monkeypatch):
-    from material.plugins.search import plugin as material_search
-    from pytorch_notes.site import buildcache
-
-    buildcache.install()
-    segment = material_search.SearchIndex._segment_chinese
-    assert segment._pytorch_notes_cached
-    text = "张量的形状 shape 与叶子节点，自动求导的计算图"
-    expected = segment.__wrapped__(None, text)  # Material's own
-    assert "\u200b" in expected  # jieba split the Chinese runs
-    cuts = []
-    cut = material_search.jieba.cut
-    monkeypatch.setattr(material_search.jieba, "cut", lambda s: cuts.append(s) or cut(s))
-    fresh = text + "（再一次）"
-    assert segment(None, fresh) == segment.__wrapped__(None, fresh)
-    before = len(cuts)
-    assert segment(None, fresh) == segment(None, fresh)
-    assert len(cuts) == before, "a text segmented before is not cut again"
-    assert segment(None, text) == expected
 
 
 def test_code_lines_many_pages_repeat_leave_the_index_and_the_rest_stays():

@@ -3,8 +3,8 @@
 Listed (through ``scripts/mkdocs_hooks.py``) under ``hooks:`` in mkdocs.yml. Nothing here executes an
 example: everything reads the output store written by ``make capture``.
 
-* ``on_config``: refuse to build a checkout with another checkout's package; cache search entries and
-  highlighted code (``buildcache``).
+* ``on_config``: refuse to build a checkout with another checkout's package; cache search entries
+  (``buildcache``).
 * ``on_files``: add each chapter's notebook page and the notebook downloads as generated files
   (``notebooks``; nothing is written into ``docs/``), the notebooks missing from mkdocs-jupyter's cache
   rendered ahead on every core (``prewarm``) and kept in its cache for every language
@@ -15,8 +15,11 @@ example: everything reads the output store written by ``make capture``.
   page and link each chapter's verification line to its rows there (``times``).
 * ``on_page_content``: a notebook page's title, downloads, stylesheets and figures (``notebook_view``).
 * ``on_nav``: each course section gets its chapters' notebook pages (``nav``).
-* ``on_post_build``: one search index per language (``search``); the files of the last build that
-  this one did not write again are removed (``sitedir``: MkDocs no longer empties the site first).
+* ``on_post_build``: first, the search entries computed beside the build in their places (``searchpool``);
+  last, one search index per language (``search``), and the files of the last build that this one did
+  not write again are removed (``sitedir``: MkDocs no longer empties the site first).
+  ``on_post_build`` and ``on_page_context`` each combine handlers of different priorities
+  (``mkdocs.plugins.CombinedEvent``).
 * ``on_startup``, ``on_serve``, ``on_env``: under ``make serve``, dirty rebuilds that redo exactly what
   changed and write what a full build writes (``incremental``).
 * ``on_config``, ``on_env``: a page whose Markdown or template context is unchanged since an earlier
@@ -71,11 +74,10 @@ def on_config(config):
                           f"not from this checkout; run with PYTHONPATH={here}/scripts")
     notebooks.refuse_leftovers(Path(config.docs_dir))
     config.markdown_extensions.append(embed.EmbedExtension())  # the ::: example syntax
-    buildcache.install()  # reuse search entries and highlighted code whose inputs did not change
+    buildcache.install()  # reuse search entries whose inputs did not change
     mdcache.install()  # and Markdown conversions
     buildcache.theme_listing()  # the theme's 14,500 files listed once per process, not per build
     buildcache.persist_memos()  # parsed examples, loaded records, localized comments: kept across builds
-    incremental.install()
     sitedir.install()  # write over the last build's files; remove what is left over afterwards
     sitedir.keep_unchanged_generated_files()  # make serve: a generated file with the same content is not rewritten
     i18n = config.plugins.get("i18n")
@@ -173,8 +175,16 @@ def on_nav(nav_, config, files):
     return nav.add_notebook_sections(nav_, config, files)
 
 
+@event_priority(100)  # before Material's search plugin (0) writes the index of this build
+def resolve_search_entries(config) -> None:
+    """The entries of the pages indexed beside the build (``searchpool``), in their places in Material's index."""
+    plugin = config.plugins.get("material/search") or config.plugins.get("search")
+    if plugin is not None and getattr(plugin, "search_index", None) is not None:
+        searchpool.resolve(plugin.search_index)
+
+
 @event_priority(-200)  # after i18n merged every language into one index
-def on_post_build(config) -> None:
+def finish_site(config) -> None:
     search.split_search_index(config)
     i18n = config.plugins.get("i18n")
     if not getattr(i18n, "building", False):  # the outer build: every language is written
@@ -186,6 +196,9 @@ def on_post_build(config) -> None:
             mdcache.CACHE.evict()
         filememo.save()
         searchpool.shutdown()
+
+
+on_post_build = CombinedEvent(resolve_search_entries, finish_site)
 
 
 def on_build_error(error) -> None:

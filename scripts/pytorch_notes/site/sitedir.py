@@ -30,7 +30,6 @@ import tempfile
 
 from pytorch_notes.site.common import log
 
-
 ASIDE = ".pytorch-notes-last-build"  # hidden: MkDocs' clean_directory leaves it
 MARKER = "pytorch-notes-not-cleaned"  # visible: MkDocs' clean_directory removes it
 

@@ -1,5 +1,5 @@
 """A full build writes over the last build's site and removes what it did not write again
-(pytorch_notes.site.sitedir). The whole-site check is in test_incremental.py."""
+(pytorch_notes.site.sitedir), through public events only. The whole-site check is in test_incremental.py."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import os
 import time
 
 import mkdocs.utils
-import pytest
 from pytorch_notes.site import sitedir
 
 
@@ -21,11 +20,14 @@ def _age(path, seconds=5.0):
     os.utime(path, (t, t))
 
 
-@pytest.fixture(autouse=True)
-def _no_pending():
-    sitedir.forget()
-    yield
-    sitedir.forget()
+def _build(site, clean=True):
+    """What MkDocs does around the events: set aside (on_pre_build), clean or not, put back (on_files)."""
+    state = sitedir.SiteDir()
+    state.set_aside(str(site))
+    if clean:
+        mkdocs.utils.clean_directory(str(site))  # MkDocs' own clean-up of a full build
+    state.put_back()
+    return state
 
 
 def test_files_not_written_again_are_removed_and_rewritten_ones_kept(tmp_path):
@@ -33,79 +35,96 @@ def test_files_not_written_again_are_removed_and_rewritten_ones_kept(tmp_path):
     for rel in ("index.html", "a/index.html", "a/b/old.html", "gone/index.html", ".git/HEAD", ".nojekyll"):
         _write(site / rel)
         _age(site / rel)
-    sitedir.defer_clean(str(site))
-    assert (site / "gone" / "index.html").exists()  # nothing is deleted before the build
+    inode = (site / "index.html").stat().st_ino
+    state = _build(site)
+    assert (site / "gone" / "index.html").exists()  # MkDocs' clean-up deleted nothing
+    assert sorted(os.listdir(site)) == [".git", ".nojekyll", "a", "gone", "index.html"]
     _write(site / "index.html", "new")  # written over: same inode
+    assert (site / "index.html").stat().st_ino == inode
     _write(site / "a" / "index.html", "new")
     _write(site / "c" / "new.html", "new")
-    removed = sitedir.remove_stale()
+    removed = state.remove_stale()
     assert removed == ["a/b/old.html", "gone/index.html"]
     assert not (site / "gone").exists() and not (site / "a" / "b").exists()  # emptied folders go too
     assert (site / "index.html").read_text(encoding="utf-8") == "new"
     assert (site / "c" / "new.html").exists() and (site / "a" / "index.html").exists()
     assert (site / ".git" / "HEAD").exists() and (site / ".nojekyll").exists()  # hidden: kept, as MkDocs does
-    assert sitedir.remove_stale() == []  # once per build
+    assert state.remove_stale() == []  # once per build
+
+
+def test_a_dirty_build_removes_nothing(tmp_path):
+    site = tmp_path / "site"
+    _write(site / "old.html")
+    _age(site / "old.html")
+    state = _build(site, clean=False)  # mkdocs build --dirty, mkdocs serve --dirty: MkDocs does not clean
+    assert sorted(os.listdir(site)) == ["old.html"]  # the marker is gone too
+    assert state.remove_stale() == []
+    assert (site / "old.html").exists()
 
 
 def test_a_file_written_in_the_same_clock_tick_as_the_start_is_kept(tmp_path):
     site = tmp_path / "site"
     site.mkdir()
-    sitedir.defer_clean(str(site))
+    state = _build(site)
     _write(site / "fast.html")  # at once: its mtime may equal the recorded start, never precede it
-    assert sitedir.remove_stale() == []
+    assert state.remove_stale() == []
 
 
-def test_a_failed_build_removes_nothing(tmp_path):
+def test_a_failed_build_removes_nothing_and_puts_back_what_was_set_aside(tmp_path):
     site = tmp_path / "site"
     _write(site / "old.html")
     _age(site / "old.html")
-    sitedir.defer_clean(str(site))
-    sitedir.forget(RuntimeError("the build failed"))
-    assert sitedir.remove_stale() == []
-    assert (site / "old.html").exists()
+    state = sitedir.SiteDir()
+    state.set_aside(str(site))
+    assert not (site / "old.html").exists()
+    state.forget(RuntimeError("the build failed"))  # before on_files
+    assert state.remove_stale() == []
+    assert (site / "old.html").exists() and not (site / sitedir.ASIDE).exists()
+
+
+def test_what_a_killed_build_left_aside_comes_back_at_the_next(tmp_path):
+    site = tmp_path / "site"
+    _write(site / sitedir.ASIDE / "page" / "index.html")
+    _write(site / "new.html")
+    state = _build(site)
+    assert (site / "page" / "index.html").exists() and not (site / sitedir.ASIDE).exists()
+    assert state.remove_stale() == ["new.html", "page/index.html"]  # not written by this build: they go
 
 
 def test_no_site_yet_means_nothing_to_remove(tmp_path):
-    sitedir.defer_clean(str(tmp_path / "missing"))
-    assert sitedir.remove_stale() == []
-
-
-def test_install_replaces_mkdocs_clean_directory(monkeypatch):
-    monkeypatch.setattr(mkdocs.utils, "clean_directory", sitedir._mkdocs_clean_directory)
-    sitedir.install()
-    assert mkdocs.utils.clean_directory is sitedir.defer_clean
-    sitedir.install()  # idempotent
-    assert mkdocs.utils.clean_directory is sitedir.defer_clean
+    state = _build(tmp_path / "missing")
+    assert state.remove_stale() == []
 
 
 def test_make_serve_does_not_rewrite_a_generated_file_with_the_same_content(tmp_path):
-    from mkdocs.structure.files import File
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import File, Files
 
-    sitedir.keep_unchanged_generated_files()
-    sitedir.keep_unchanged_generated_files()  # once: the second call wraps nothing
     site = tmp_path / "site"
+    config = MkDocsConfig()
+    config.load_dict({"site_name": "t", "site_dir": str(site), "docs_dir": str(tmp_path)})
+    config.validate()
+    config.plugins._current_plugin = None  # as MkDocs sets it while it runs an event (File.generated reads it)
 
-    def generated(name, content):  # as File.generated makes it, without a whole configuration
-        f = File(name, src_dir=None, dest_dir=str(site), use_directory_urls=True)
-        if isinstance(content, bytes):
-            f.content_bytes = content
-        else:
-            f.content_string = content
-        return f
+    def files_of(content_py, content_png):
+        page = File("index.md", str(tmp_path), str(site), True)
+        return Files([page, File.generated(config, "examples/a.py", content=content_py),
+                      File.generated(config, "fig.png", content=content_png)])
 
-    f = generated("examples/a.py", "print('中文')\n")
-    f.copy_file(dirty=False)  # a full build writes it
+    first = files_of("print('中文')\n", b"\x89PNG")
+    assert sitedir.keep_unchanged_generated_files(first, config) is first  # nothing written yet
+    for f in list(first)[1:]:
+        f.copy_file(dirty=False)
     path = site / "examples" / "a.py"
     old = time.time_ns() - 10**9
     os.utime(path, ns=(old, old))
-    f.copy_file(dirty=True)  # a rebuild with the same content leaves it
-    assert path.stat().st_mtime_ns == old
-    f.copy_file(dirty=False)  # a full build writes it again (sitedir.remove_stale reads the time)
-    assert path.stat().st_mtime_ns > old
-    os.utime(path, ns=(old, old))
-    g = generated("examples/a.py", "print('changed')\n")
-    g.copy_file(dirty=True)
-    assert path.read_text(encoding="utf-8") == "print('changed')\n"
-    b = generated("fig.png", b"\x89PNG")
-    b.copy_file(dirty=True)
-    assert (site / "fig.png").read_bytes() == b"\x89PNG"
+    files = files_of("print('中文')\n", b"\x89PNG!")
+    again = sitedir.keep_unchanged_generated_files(files, config)
+    assert again is files  # changed in place (mkdocs-static-i18n hands over its own kind of Files)
+    assert [f.src_uri for f in again] == ["index.md", "examples/a.py", "fig.png"]  # the same order
+    for f in list(again)[1:]:
+        f.copy_file(dirty=True)
+    assert path.stat().st_mtime_ns == old  # the same content: not written again
+    assert not again.get_file_from_path("examples/a.py").is_modified()
+    assert (site / "fig.png").read_bytes() == b"\x89PNG!"  # changed: written
+    assert path.read_text(encoding="utf-8") == "print('中文')\n"

@@ -1,26 +1,25 @@
-"""Reuse two pure, costly steps of a build across builds: search entries and highlighted code.
+"""Reuse a pure, costly step of a build across builds: a page's search entries.
 
 Measured with ``cProfile`` on a warm strict build of this course (2 cores), before this module:
 Material's search plugin took the largest share (it parses every page's HTML with an ``HTMLParser``
-and segments its Chinese text with jieba, which first loads a dictionary for ~0.7 s), and Pygments'
-highlighting of every code block, through ``pymdownx.highlight``, the next largest. Both results are
-functions of their inputs only:
+and segments its Chinese text with jieba, which first loads a dictionary for ~0.7 s). A page's search
+entries are a function of its HTML, table of contents, URL, title and meta, and the versions of
+Material and jieba (``search_key``).
 
-* a page's search entries: its HTML, table of contents, URL, title and meta, and the versions of
-  Material and jieba (``search_key``);
-* a highlighted block: the code, the block's options and the highlighter's settings, and the versions
-  of Pygments and pymdown-extensions (``highlight_key``).
+Highlighted code is no longer cached here: a Markdown page's whole conversion is (``mdcache``), and the
+rest only paid off when a page was edited under ``make serve``.
 
 ``persist_memos`` keeps the pipeline's own memos (``filememo``) under ``memo/``.
 
 A third, ``compiled_templates``, keeps Jinja's compiled theme templates on disk: MkDocs makes a new
 template environment for every build (every rebuild of ``make serve`` too) and compiles each of
-Material's templates again (~0.3 s; Jinja's own ``FileSystemBytecodeCache``, keyed by the template's source).
+Material's templates again (~0.3 s; Jinja's own ``FileSystemBytecodeCache``, keyed by the template's source,
+set in ``on_env``: a public attribute of the environment).
 
-``install`` wraps ``SearchIndex.add_entry_from_context`` and ``Highlight.highlight`` to look the result
-up first. Entries live in ``.cache/pytorch-notes/<kind>/<key>.json`` beside mkdocs-jupyter's cache
-(``make clean`` empties both); each is written atomically, so concurrent builds share the cache
-safely. A build with the cache writes the same files as one without (``tests/test_incremental.py``).
+``install`` wraps ``SearchIndex.add_entry_from_context`` to look the entries up first. Entries live in
+``.cache/pytorch-notes/search/<key>.json`` beside mkdocs-jupyter's cache (``make clean`` empties both);
+each is written atomically, so concurrent builds share the cache safely. A build with the cache writes
+the same files as one without (``tests/test_incremental.py``).
 """
 
 from __future__ import annotations
@@ -94,25 +93,6 @@ def search_key(page) -> str | None:
                     meta.get("title"), meta.get("search"), meta.get("tags"), _toc(page.toc), text_digest(page.content)])
 
 
-def _settings(highlighter) -> dict:
-    """The highlighter's settings that are plain data. Functions and objects are left out: their
-    ``repr`` changes from process to process; they come from mkdocs.yml and the library versions."""
-    out = {}
-    for name, value in sorted(vars(highlighter).items()):
-        try:
-            json.dumps(value)
-        except (TypeError, ValueError):
-            continue
-        out[name] = value
-    return out
-
-
-def highlight_key(highlighter, args: tuple, kwargs: dict) -> str | None:
-    """The key of one highlighted block (code, options, settings, library versions), or None."""
-    return _digest([_FORMAT, _version("pygments"), _version("pymdown-extensions"), _settings(highlighter),
-                    list(args), kwargs])
-
-
 def persist_memos(root: Path = CACHE_DIR) -> None:
     """Keep the pipeline's memos (``filememo``: parsed examples, records, localized comments) in
     ``root/memo``, under a digest of the pipeline package's code (``on_config``)."""
@@ -160,9 +140,18 @@ class DiskCache:
 
 
 def install(root: Path = CACHE_DIR) -> None:
-    """Wrap Material's search indexing and pymdownx's highlighter with the disk cache (once per process)."""
+    """Wrap Material's search indexing with the disk cache (once per process).
+
+    The wrapper of ``SearchIndex.add_entry_from_context`` also hands each page's entries to
+    ``incremental.record_entries`` (``make serve`` patches its index page by page) and, under
+    ``mkdocs build``, a page missing from the cache to ``searchpool`` (resolved by ``on_post_build``
+    before Material writes the index).
+
+    Patch: Material has no public way to reuse a page's entries. No upstream issue asks for one (searched
+    2026-11-27); the report that would remove this wrapper is in CONTRIBUTING.md, "Patches"."""
     from material.plugins.search.plugin import SearchIndex
-    from pymdownx.highlight import Highlight
+
+    from pytorch_notes.site import incremental  # noqa: PLC0415
 
     if not getattr(SearchIndex.add_entry_from_context, "_pytorch_notes_cached", False):
         entries = DiskCache("search", root)
@@ -170,69 +159,21 @@ def install(root: Path = CACHE_DIR) -> None:
         searchpool.original_add_entry = add_entry
 
         def add_entry_from_context(self, page):
-            if (page.meta or {}).get("search", {}).get("exclude"):
-                return add_entry(self, page)  # Material indexes nothing: no key to compute
-            key = search_key(page)
-            if key is None:
-                return add_entry(self, page)
-            if (found := entries.get(key)) is not None:
-                self.entries.extend(found)
-                return None
-            if searchpool.offload(self, page, key, entries):  # mkdocs build: indexed beside the build
-                return None
             start = len(self.entries)
-            add_entry(self, page)
-            entries.put(key, self.entries[start:])
+            key = None if (page.meta or {}).get("search", {}).get("exclude") else search_key(page)
+            if key is not None and (found := entries.get(key)) is not None:
+                self.entries.extend(found)
+            elif key is not None and searchpool.offload(self, page, key, entries):  # mkdocs build: beside it
+                return None  # outside make serve: nothing to record
+            else:
+                add_entry(self, page)  # an excluded page gives no entries: no key to compute
+                if key is not None:
+                    entries.put(key, self.entries[start:])
+            incremental.record_entries(page.url, list(self.entries[start:]))
             return None
 
         add_entry_from_context._pytorch_notes_cached = True  # type: ignore[attr-defined]
         SearchIndex.add_entry_from_context = add_entry_from_context
-
-        generate = SearchIndex.generate_search_index
-
-        @functools.wraps(generate)
-        def generate_search_index(self, prev):
-            searchpool.resolve(self)  # the entries of offloaded pages, in their places
-            return generate(self, prev)
-
-        SearchIndex.generate_search_index = generate_search_index
-
-    if not getattr(SearchIndex._segment_chinese, "_pytorch_notes_cached", False):
-        segment = SearchIndex._segment_chinese
-        segmented: dict[str, str] = {}
-
-        def segment_chinese(self, data: str) -> str:
-            """Material's jieba segmentation of one section's text, once per text in a process: a page
-            edited under ``make serve`` is indexed again, and all its sections but the edited one are
-            the same (0.24 s of a 0.9 s rebuild after a page edit went to segmenting, 2026-11-23)."""
-            found = segmented.get(data)
-            if found is None:
-                if len(segmented) > 50_000:
-                    segmented.clear()
-                found = segmented[data] = segment(self, data)
-            return found
-
-        segment_chinese._pytorch_notes_cached = True  # type: ignore[attr-defined]
-        segment_chinese.__wrapped__ = segment  # type: ignore[attr-defined]
-        SearchIndex._segment_chinese = segment_chinese
-
-    if not getattr(Highlight.highlight, "_pytorch_notes_cached", False):
-        blocks = DiskCache("highlight", root)
-        highlight = Highlight.highlight
-
-        def cached_highlight(self, *args, **kwargs):
-            key = highlight_key(self, args, kwargs)
-            if key is None:
-                return highlight(self, *args, **kwargs)
-            if (found := blocks.get(key)) is not None:
-                return found
-            html = highlight(self, *args, **kwargs)
-            if isinstance(html, str):
-                blocks.put(key, html)
-            return html
-
-        cached_highlight._pytorch_notes_cached = True  # type: ignore[attr-defined]
-        Highlight.highlight = cached_highlight
 
 
 _THEME_FILES = "Files.add_files_from_theme.<locals>.filter"  # MkDocs' filter of a theme's static files
@@ -293,4 +234,7 @@ def theme_listing() -> None:
         return env
 
     get_theme_env._pytorch_notes_listing = True  # type: ignore[attr-defined]
+    # Patch: MkDocs lists a theme's files on every build, before any event. No upstream issue asks to
+    # keep the listing (mkdocs/mkdocs#3695 is about serve's speed in general; searched 2026-11-27): the
+    # report that would remove this is in CONTRIBUTING.md, "Patches".
     Theme.get_env = get_theme_env

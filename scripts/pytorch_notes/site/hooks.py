@@ -3,8 +3,10 @@
 Listed (through ``scripts/mkdocs_hooks.py``) under ``hooks:`` in mkdocs.yml. Nothing here executes an
 example: everything reads the output store written by ``make capture``.
 
-* ``on_config``: refuse to build a checkout with another checkout's package; cache search entries and
-  highlighted code (``buildcache``).
+* ``on_config``: refuse to build a checkout with another checkout's package; cache search entries
+  (``buildcache``).
+* ``on_pre_build``, the first ``on_files``: the last build's files are set aside while MkDocs cleans the
+  site, then put back to be written over (``sitedir``).
 * ``on_files``: add each chapter's notebook page and the notebook downloads as generated files
   (``notebooks``; nothing is written into ``docs/``), the notebooks missing from mkdocs-jupyter's cache
   rendered ahead on every core (``prewarm``) and kept in its cache for every language
@@ -15,8 +17,10 @@ example: everything reads the output store written by ``make capture``.
   page and link each chapter's verification line to its rows there (``times``).
 * ``on_page_content``: a notebook page's title, downloads, stylesheets and figures (``notebook_view``).
 * ``on_nav``: each course section gets its chapters' notebook pages (``nav``).
-* ``on_post_build``: one search index per language (``search``); the files of the last build that
-  this one did not write again are removed (``sitedir``: MkDocs no longer empties the site first).
+* ``on_post_build``: first, the search entries computed beside the build in their places (``searchpool``);
+  last, one search index per language (``search``), and the files of the last build that this one did
+  not write again are removed (``sitedir``). ``on_files``, ``on_page_context`` and ``on_post_build``
+  each combine handlers of different priorities (``mkdocs.plugins.CombinedEvent``).
 * ``on_startup``, ``on_serve``, ``on_env``: under ``make serve``, dirty rebuilds that redo exactly what
   changed and write what a full build writes (``incremental``).
 * ``on_config``, ``on_env``: a page whose Markdown or template context is unchanged since an earlier
@@ -29,7 +33,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
+from mkdocs.plugins import CombinedEvent, event_priority
 
 from pytorch_notes import filememo
 from pytorch_notes.settings import LANGUAGES, REPO_ROOT
@@ -56,6 +60,7 @@ from pytorch_notes.site.common import page_language
 
 NOTEBOOKS = notebooks.NotebookSite()  # the notebooks of the current build
 PREWARM = prewarm.Prewarm()  # their conversion ahead, in a cold build
+SITE = sitedir.SiteDir()  # the last build's files, written over (MkDocs would delete them first)
 
 
 def on_config(config):
@@ -72,14 +77,10 @@ def on_config(config):
                           f"not from this checkout; run with PYTHONPATH={here}/scripts")
     notebooks.refuse_leftovers(Path(config.docs_dir))
     config.markdown_extensions.append(embed.EmbedExtension())  # the ::: example syntax
-    buildcache.install()  # reuse search entries and highlighted code whose inputs did not change
+    buildcache.install()  # reuse search entries whose inputs did not change
     mdcache.install()  # and Markdown conversions
     buildcache.theme_listing()  # the theme's 14,500 files listed once per process, not per build
     buildcache.persist_memos()  # parsed examples, loaded records, localized comments: kept across builds
-    search.skip_needless_attribute_scrub(config.plugins)  # Material's regex over every page, for a rare attribute
-    incremental.install()
-    sitedir.install()  # write over the last build's files; remove what is left over afterwards
-    sitedir.keep_unchanged_generated_files()  # make serve: a generated file with the same content is not rewritten
     i18n = config.plugins.get("i18n")
     if not getattr(i18n, "building", False):  # the outer build (i18n builds the other languages inside it)
         incremental.start_build(config)
@@ -107,13 +108,21 @@ def on_serve(server, config, builder):
 
 def on_pre_build(config) -> None:
     i18n = config.plugins.get("i18n")
+    if not getattr(i18n, "building", False) and not incremental.STATE.dirty:  # make serve never cleans
+        SITE.set_aside(config.site_dir)  # MkDocs' clean-up, next, finds nothing to delete
     cold = not (buildcache.CACHE_DIR / "search").is_dir()
     if not getattr(i18n, "building", False) and incremental.STATE.plan.full and cold:
         searchpool.start()  # a cold build: the search worker loads jieba while the notebooks are converted
 
 
+@event_priority(1000)  # first: MkDocs has cleaned the site (or not, --dirty)
+def restore_site(files, config):
+    SITE.put_back()  # the last build's files, to be written over
+    return files
+
+
 @event_priority(-200)  # after mkdocs-static-i18n (-100)
-def on_files(files, config):
+def add_files(files, config):
     lang = page_language(config)
     NOTEBOOKS.add_files(files, config, lang)  # the chapter notebook pages and the .ipynb downloads
     notebook_view.keep_render_cache(NOTEBOOKS, config)  # every language's notebooks stay in mkdocs-jupyter's cache
@@ -125,7 +134,12 @@ def on_files(files, config):
     bundles.add_bundles(files, config, lang)  # "download all": a zip per chapter and one of the course
     incremental.mark_for_rebuild(files, lang)  # under make serve: the pages this rebuild must redo
     times.rebuild_when_served(files)  # and the computation-times page, when an example or record did
+    if incremental.STATE.dirty:  # make serve: a generated file with the same content is not rewritten
+        files = sitedir.keep_unchanged_generated_files(files, config)
     return files
+
+
+on_files = CombinedEvent(restore_site, add_files)
 
 
 def on_env(env, config, files):
@@ -155,9 +169,20 @@ def on_page_content(html: str, page, config, files) -> str:
     return search.exclude_example_tab_labels(notebook_view.prepare_page(html, page, config))
 
 
-def on_page_context(context, page, config, nav):
+@event_priority(1)  # just before Material's search plugin (0)
+def before_search(context, page, config, nav):
+    search.set_aside_unsearched_content(context, page)  # Material's scrub of a page it does not index
+    return context
+
+
+@event_priority(-1)  # just after it
+def after_search(context, page, config, nav):
+    search.put_back_content(context, page)
     incremental.remember_page(page)
     return context
+
+
+on_page_context = CombinedEvent(before_search, after_search)
 
 
 @event_priority(-200)
@@ -166,14 +191,22 @@ def on_nav(nav_, config, files):
     return nav.add_notebook_sections(nav_, config, files)
 
 
+@event_priority(100)  # before Material's search plugin (0) writes the index of this build
+def resolve_search_entries(config) -> None:
+    """The entries of the pages indexed beside the build (``searchpool``), in their places in Material's index."""
+    plugin = config.plugins.get("material/search") or config.plugins.get("search")
+    if plugin is not None and getattr(plugin, "search_index", None) is not None:
+        searchpool.resolve(plugin.search_index)
+
+
 @event_priority(-200)  # after i18n merged every language into one index
-def on_post_build(config) -> None:
+def finish_site(config) -> None:
     search.split_search_index(config)
     i18n = config.plugins.get("i18n")
     if not getattr(i18n, "building", False):  # the outer build: every language is written
         PREWARM.finish()
         quiet.report_notebook_conversions()
-        sitedir.remove_stale()
+        SITE.remove_stale()
         embed.end_build()
         if incremental.STATE.plan.full:  # a dirty rebuild uses a few entries: it says nothing of the rest
             rendercache.CACHE.evict()
@@ -182,8 +215,11 @@ def on_post_build(config) -> None:
         searchpool.shutdown()
 
 
+on_post_build = CombinedEvent(resolve_search_entries, finish_site)
+
+
 def on_build_error(error) -> None:
     PREWARM.finish(cancel=True)
     embed.end_build()
-    sitedir.forget(error)
+    SITE.forget(error)
     searchpool.shutdown()

@@ -164,7 +164,8 @@ def restore_skipped_pages(files) -> None:
 
 
 def record_entries(url: str, entries: list) -> None:
-    """The search entries Material made for the page at ``url`` in this build."""
+    """The search entries Material made for the page at ``url`` in this build (``buildcache.install``'s
+    wrapper of Material's indexing hands them over)."""
     STATE.entries[url] = entries
 
 
@@ -200,26 +201,6 @@ def serve_dirty(dirty: bool) -> None:
     build_log = logging.getLogger("mkdocs.commands.build")
     if dirty and not any(isinstance(f, _NotInaccurate) for f in build_log.filters):
         build_log.addFilter(_NotInaccurate())
-
-
-def install() -> None:
-    """Record the search entries Material makes for each page (wraps ``SearchIndex.add_entry_from_context``,
-    outside ``buildcache``'s wrapper; once per process)."""
-    from material.plugins.search.plugin import SearchIndex  # noqa: PLC0415 - Material is loaded by now
-
-    inner = SearchIndex.add_entry_from_context
-    if getattr(inner, "_pytorch_notes_recorded", False):
-        return
-
-    def add_entry_from_context(self, page):
-        start = len(self.entries)
-        result = inner(self, page)
-        record_entries(page.url, list(self.entries[start:]))
-        return result
-
-    add_entry_from_context._pytorch_notes_recorded = True  # type: ignore[attr-defined]
-    add_entry_from_context._pytorch_notes_cached = getattr(inner, "_pytorch_notes_cached", False)  # type: ignore[attr-defined]
-    SearchIndex.add_entry_from_context = add_entry_from_context
 
 
 class _ChangesOnly:

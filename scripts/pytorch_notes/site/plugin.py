@@ -26,6 +26,8 @@ from mkdocs.config import config_options
 from mkdocs.config.base import Config
 from mkdocs.plugins import BasePlugin
 
+from pytorch_notes.site import quiet
+
 
 class _Deferred(types.ModuleType):
     """Stands in ``sys.modules`` for a module that has not been executed yet.
@@ -79,6 +81,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
 
     def load_config(self, options, config_file_path=None):
         errors, warnings = super().load_config(options, config_file_path)
+        quiet.quiet_other_packages()  # before jieba's first import (Material's search plugin, loaded next)
         if not errors:
             for name in self.config.defer_imports:
                 defer_import(name)

@@ -3,8 +3,11 @@
 A build printed ~1,400 lines (issue 27): mkdocs-jupyter's lines per notebook ("Converting notebook", "Cache
 hit", "Copied jupyter file"), mkdocs-static-i18n's per-language overrides, and jieba's start-up on stderr.
 Through the standard ``logging`` API (no plugin is changed): i18n's and jieba's loggers are set to WARNING,
-and mkdocs-jupyter's get a ``NotebookLines`` filter that drops its INFO lines and counts its conversions,
-which ``on_post_build`` reports in one line. ``mkdocs build -v`` / ``mkdocs serve -v`` (the ``mkdocs``
+mkdocs-jupyter's get a ``NotebookLines`` filter that drops its INFO lines and counts its conversions,
+which ``on_post_build`` reports in one line, and MkDocs' INFO notes of deprecations inside installed
+packages (jieba's invalid escape sequences, printed by a fresh virtualenv's first build) are dropped
+(``ThirdPartyDeprecations``). The ``pytorch-notes`` plugin installs them when MkDocs loads it, before the
+plugins listed after it are imported. ``mkdocs build -v`` / ``mkdocs serve -v`` (the ``mkdocs``
 logger at DEBUG) leaves every line as it is.
 """
 
@@ -18,6 +21,7 @@ log = logging.getLogger("mkdocs.plugins.pytorch_notes")
 # jieba/__init__.py; mkdocs_jupyter/plugin.py and nbconvert2.py)
 SILENCED = ("mkdocs.plugins.mkdocs_static_i18n", "jieba")
 NOTEBOOK_LOGGERS = ("mkdocs.plugins.mkdocs_jupyter", "mkdocs.mkdocs-jupyter")
+WARNINGS_LOGGER = "mkdocs.__main__"  # MkDocs' _showwarning logs Python warnings there, at INFO
 
 
 class NotebookLines(logging.Filter):
@@ -36,6 +40,22 @@ class NotebookLines(logging.Filter):
         return False
 
 
+class ThirdPartyDeprecations(logging.Filter):
+    """Drops MkDocs' INFO note of a warning raised inside an installed package (its traceback names a
+    ``site-packages`` file only); warnings from this project's code, and everything at WARNING and above,
+    pass."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.WARNING:
+            return True
+        text = record.getMessage()
+        head, _, trace = text.partition("\n")
+        if not head.split(":", 1)[0].endswith("Warning"):
+            return True
+        files = [line for line in trace.splitlines() if line.lstrip().startswith("File ")]
+        return not files or not all("site-packages" in line for line in files)
+
+
 def notebook_lines() -> NotebookLines | None:
     """The filter ``quiet_other_packages`` put on mkdocs-jupyter's converter logger, or None."""
     return next((f for f in logging.getLogger(NOTEBOOK_LOGGERS[1]).filters if isinstance(f, NotebookLines)), None)
@@ -51,6 +71,9 @@ def quiet_other_packages() -> bool:
         lines = NotebookLines()
         for name in NOTEBOOK_LOGGERS:
             logging.getLogger(name).addFilter(lines)
+    warnings_log = logging.getLogger(WARNINGS_LOGGER)
+    if not any(isinstance(f, ThirdPartyDeprecations) for f in warnings_log.filters):
+        warnings_log.addFilter(ThirdPartyDeprecations())
     return True
 
 

@@ -94,6 +94,7 @@ def on_config(config):
 def on_startup(command, dirty):
     """``mkdocs serve --dirty`` (``make serve``): rebuild only what changed (``incremental``); other
     packages' per-file INFO lines off (``quiet``)."""
+    # again after the plugins are loaded: importing jieba (Material's search plugin) sets its logger to DEBUG
     quiet.quiet_other_packages()
     incremental.serve_dirty(bool(dirty) and command == "serve")
     searchpool.enable(command == "build")  # index uncached pages in a worker beside the build

@@ -12,15 +12,15 @@ from types import SimpleNamespace
 import markdown
 import pytest
 from mkdocs.exceptions import PluginError
-from pytorch_notes.site import hooks
 from pytorch_notes.site.embed import EmbedExtension
+from pytorch_notes.site.plugin import PyTorchNotesPlugin
 from test_render import site_markdown_config
 
 EXAMPLE = "autograd/backward.py"
 
 
 def to_page_html(md: str) -> str:
-    """``md`` (after ``on_page_markdown``) converted as MkDocs converts a page: the site's extensions
+    """``md`` (after the plugin's ``on_page_markdown``) converted as MkDocs converts a page: the site's extensions
     plus the embed extension that ``on_config`` adds."""
     exts, configs = site_markdown_config()
     return markdown.Markdown(extensions=[*exts, EmbedExtension()], extension_configs=configs).convert(md)
@@ -28,7 +28,8 @@ def to_page_html(md: str) -> str:
 
 def build(md: str, src: str = "zh/t.md") -> str:
     page = SimpleNamespace(file=SimpleNamespace(src_uri=src, url=src[:-3] + "/"))
-    return to_page_html(hooks.on_page_markdown(md, page, SimpleNamespace(use_directory_urls=True), None))
+    config = SimpleNamespace(use_directory_urls=True)
+    return to_page_html(PyTorchNotesPlugin().on_page_markdown(md, page=page, config=config, files=None))
 
 
 @pytest.mark.parametrize("wrap, container", [

@@ -53,15 +53,16 @@ def test_offloaded_pages_get_materials_entries_in_page_order(offloading):
 
 def test_what_is_pending_is_resolved_before_material_writes_the_index(offloading):
     from mkdocs.plugins import CombinedEvent
-    from pytorch_notes.site import hooks
+    from pytorch_notes.site.plugin import PyTorchNotesPlugin
 
     index = SearchIndex(**CONFIG)
     searchpool.offload(index, _page("a/", "张量"), "k", _Store())
     config = SimpleNamespace(plugins={"material/search": SimpleNamespace(search_index=index)})
-    assert isinstance(hooks.on_post_build, CombinedEvent)
-    first = max(hooks.on_post_build.methods, key=lambda m: getattr(m, "mkdocs_priority", 0))
+    on_post_build = PyTorchNotesPlugin().on_post_build
+    assert isinstance(on_post_build, CombinedEvent)
+    first = max(on_post_build.methods, key=lambda m: getattr(m, "mkdocs_priority", 0))
     assert first.mkdocs_priority > 0  # Material's search plugin writes the index at priority 0
-    first(config)
+    first(config=config)
     data = json.loads(index.generate_search_index(None))
     assert data["docs"] == _material([_page("a/", "张量")])
 

@@ -131,7 +131,7 @@ class _Index:
 
 
 class NotebookSite:
-    """The notebooks of one build (``on_files`` of each language); kept by ``hooks``."""
+    """The notebooks of one build (``on_files`` of each language); kept by the plugin (``plugin.py``)."""
 
     def __init__(self) -> None:
         self.chapters: dict[str, dict[str, Chapter]] = {}  # lang -> chapter page -> chapter

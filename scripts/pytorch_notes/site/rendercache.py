@@ -211,7 +211,7 @@ class RenderCache:
         """Remove the entries this build did not use that are older than ``keep_s`` seconds (another
         configuration's, such as ``make serve``'s beside ``make build``, live that long); returns how
         many. Every change of the build code leaves a whole site of unused entries (~34 MB of pages,
-        ~2 MB of conversions): an hour of editing the hooks left 840 MB before this was 10 minutes."""
+        ~2 MB of conversions): an hour of editing the glue left 840 MB before this was 10 minutes."""
         now = time.time() if now is None else now
         removed = 0
         for path in self.root.glob(f"*/*{self.suffix}"):

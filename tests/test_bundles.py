@@ -47,17 +47,19 @@ def test_zip_is_deterministic_and_sorted(monkeypatch):
 
 
 def test_cached_zip_same_bytes_and_keyed_by_content(tmp_path, monkeypatch):
-    monkeypatch.setattr(bundles, "_MEMORY", {})
-    made = bundles.cached_zip(MEMBERS, cache_dir=tmp_path)
+    zips = bundles.ZipCache(tmp_path)
+    made = zips.zip(MEMBERS)
     assert made == bundles.zip_bytes(MEMBERS)
     [entry] = list(tmp_path.glob("*.zip"))
     assert entry.read_bytes() == made
-    bundles._MEMORY.clear()  # a new process: the zip comes from the cache file, not deflated again
     monkeypatch.setattr(bundles, "zip_bytes", lambda members: pytest.fail("deflated again"))
-    assert bundles.cached_zip(MEMBERS, cache_dir=tmp_path) == made
+    assert zips.zip(MEMBERS) == made  # from memory (the rebuilds of make serve)
+    entry.write_bytes(b"the file is not read")
+    assert zips.zip(MEMBERS) == made
+    entry.write_bytes(made)
+    assert bundles.ZipCache(tmp_path).zip(MEMBERS) == made  # a new process: from the cache file, not deflated again
     monkeypatch.undo()
-    monkeypatch.setattr(bundles, "_MEMORY", {})
-    changed = bundles.cached_zip({**MEMBERS, "a.txt": b"other\n"}, cache_dir=tmp_path)
+    changed = bundles.ZipCache(tmp_path).zip({**MEMBERS, "a.txt": b"other\n"})
     assert changed != made and len(list(tmp_path.glob("*.zip"))) == 2
     with zipfile.ZipFile(io.BytesIO(changed)) as zf:
         assert zf.read("a.txt") == b"other\n"
@@ -119,20 +121,21 @@ def _page(src_uri: str, url: str):
     return SimpleNamespace(file=SimpleNamespace(src_uri=src_uri, url=url))
 
 
-def test_links_on_chapter_and_home_pages(monkeypatch):
-    monkeypatch.setattr(bundles, "_LINKS", {"en": {"autograd.md": CHAPTER}})
-    link = bundles.chapter_link(_page("en/autograd.md", "en/autograd/"), None, "en")
+def test_links_on_chapter_and_home_pages():
+    made = bundles.Bundles()  # the plugin's: the zips of the build, the chapters that have one
+    made.links = {"en": {"autograd.md": CHAPTER}}
+    link = made.chapter_link(_page("en/autograd.md", "en/autograd/"), None, "en")
     assert 'href="../downloads/pytorch-notes-autograd.zip" download>' in link and "all 2 examples" in link
-    assert bundles.chapter_link(_page("en/about.md", "en/about/"), None, "en") == ""
-    assert bundles.chapter_link(_page("zh/autograd.md", "autograd/"), None, "zh") == ""  # none in zh
+    assert made.chapter_link(_page("en/about.md", "en/about/"), None, "en") == ""
+    assert made.chapter_link(_page("zh/autograd.md", "autograd/"), None, "zh") == ""  # none in zh
     home = "# Home\n\n```\n[x](y.md){ .md-button }\n```\n\n[Start](intro.md){ .md-button }\n\nText\n"
-    out = bundles.home_link(home, _page("en/index.md", "en/"), None, "en")
+    out = made.home_link(home, _page("en/index.md", "en/"), None, "en")
     assert out.split("\n")[3] == "[x](y.md){ .md-button }"  # not in a code block
     assert out.split("\n")[6].startswith('[Start](intro.md){ .md-button } <a class="md-button pn-bundle" '
                                          'href="downloads/pytorch-notes.zip" download>')
-    bare = bundles.home_link("# Home\n\nText\n", _page("en/index.md", "en/"), None, "en")
+    bare = made.home_link("# Home\n\nText\n", _page("en/index.md", "en/"), None, "en")
     assert bare.split("\n")[2].startswith('<p class="pn-bundle"><a class="md-button pn-bundle"')
-    assert bundles.home_link(home, _page("en/autograd.md", "en/autograd/"), None, "en") == home
+    assert made.home_link(home, _page("en/autograd.md", "en/autograd/"), None, "en") == home
 
 
 # --- the built site ------------------------------------------------------------------------------------

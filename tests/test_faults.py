@@ -250,11 +250,12 @@ def test_failed_recapture_shows_last_good_output_with_notice_and_warns(write_exa
     monkeypatch.setattr(embed, "freshness", lambda ex: freshness(ex, examples_dir))
     page = SimpleNamespace(file=SimpleNamespace(src_uri="en/t.md", url="en/t/"))
     with caplog.at_level("WARNING"):
-        md = PyTorchNotesPlugin().on_page_markdown("# T\n\n::: example ch/ex.py\n", page=page,
-                                                   config=SimpleNamespace(use_directory_urls=True), files=None)
+        plugin = PyTorchNotesPlugin()
+        md = plugin.on_page_markdown("# T\n\n::: example ch/ex.py\n", page=page,
+                                     config=SimpleNamespace(use_directory_urls=True), files=None)
     from test_embed import to_page_html
 
-    shown = to_page_html(md)
+    shown = to_page_html(md, plugin.embeds)
     assert "Re-capture failed" in shown and "ch/ex.py:3: ValueError: broken by an edit" in shown
     assert "the good output" in shown
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]

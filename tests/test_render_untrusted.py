@@ -92,9 +92,10 @@ def site_page(examples_dir, monkeypatch):
 
     def convert(lang: str = "en") -> str:
         page = SimpleNamespace(file=SimpleNamespace(src_uri=f"{lang}/t.md", url=f"{lang}/t/"))
-        md = PyTorchNotesPlugin().on_page_markdown("# T\n\n::: example ch/ex.py\n", page=page,
-                                                   config=SimpleNamespace(use_directory_urls=True), files=None)
-        return to_html(md, embed.EmbedExtension())
+        plugin = PyTorchNotesPlugin()
+        md = plugin.on_page_markdown("# T\n\n::: example ch/ex.py\n", page=page,
+                                     config=SimpleNamespace(use_directory_urls=True), files=None)
+        return to_html(md, embed.EmbedExtension(plugin.embeds))
 
     return convert
 

@@ -121,34 +121,45 @@ def _digest(data: bytes) -> str:
 
 
 _CODE = _digest(Path(__file__).read_bytes())  # a change to this module makes new zips
-_MEMORY: dict[str, bytes] = {}  # key -> zip, for the rebuilds of one process (make serve)
 
 
-def cached_zip(members: dict[str, bytes], digests: dict[str, str] | None = None,
-               cache_dir: Path | None = CACHE_DIR) -> bytes:
-    """``zip_bytes(members)``, kept in memory and in ``cache_dir`` (None: memory only) under a digest of
-    the members (``digests`` gives the sha256 of contents already hashed), this module's code, Python's
-    and zlib's versions. Unwritable or unreadable cache files are ignored."""
-    digests = digests or {}
-    listing = sorted((name, digests.get(name) or _digest(data)) for name, data in members.items())
-    versions = [_CODE, sys.version_info[:2], zlib.ZLIB_RUNTIME_VERSION, COMPRESS_LEVEL]  # zipfile's, zlib's
-    key = _digest(json.dumps([versions, listing]).encode())
-    found = _MEMORY.get(key)
-    if found is not None:
-        return found
-    path = cache_dir / f"{key}.zip" if cache_dir is not None else None
-    if path is not None:
-        try:
-            found = path.read_bytes()
-            os.utime(path)  # used: kept by the pruning below
-        except OSError:
-            found = None
-    if found is None:
-        found = zip_bytes(members)
+class ZipCache:
+    """Zips kept in memory, for the rebuilds of one process (``make serve``), and in ``cache_dir`` (None:
+    memory only)."""
+
+    def __init__(self, cache_dir: Path | None = CACHE_DIR) -> None:
+        self.cache_dir = cache_dir
+        self.memory: dict[str, bytes] = {}  # key -> zip
+
+    def zip(self, members: dict[str, bytes], digests: dict[str, str] | None = None) -> bytes:
+        """``zip_bytes(members)``, kept under a digest of the members (``digests`` gives the sha256 of
+        contents already hashed), this module's code, Python's and zlib's versions. Unwritable or
+        unreadable cache files are ignored."""
+        digests = digests or {}
+        listing = sorted((name, digests.get(name) or _digest(data)) for name, data in members.items())
+        versions = [_CODE, sys.version_info[:2], zlib.ZLIB_RUNTIME_VERSION, COMPRESS_LEVEL]  # zipfile's, zlib's
+        key = _digest(json.dumps([versions, listing]).encode())
+        found = self.memory.get(key)
+        if found is not None:
+            return found
+        path = self.cache_dir / f"{key}.zip" if self.cache_dir is not None else None
         if path is not None:
-            _store(path, found)
-    _MEMORY[key] = found
-    return found
+            try:
+                found = path.read_bytes()
+                os.utime(path)  # used: kept by the pruning below
+            except OSError:
+                found = None
+        if found is None:
+            found = zip_bytes(members)
+            if path is not None:
+                _store(path, found)
+        self.memory[key] = found
+        return found
+
+    def keep(self, limit: int) -> None:
+        """Keep the memory to the last ``limit`` zips."""
+        while len(self.memory) > limit:
+            self.memory.pop(next(iter(self.memory)))
 
 
 def _store(path: Path, data: bytes) -> None:
@@ -246,75 +257,101 @@ def nav_pages(nav) -> list[str]:
 
 # --- MkDocs: the zips as files, the links on the pages ------------------------------------------------
 
-_LINKS: dict[str, dict[str, Chapter]] = {}  # lang -> chapter page -> chapter, of the current build
+class Bundles:
+    """The zips of the plugin's builds and the chapters that have one (``links``: lang -> chapter page ->
+    chapter, of the current build), which the pages link to."""
 
+    def __init__(self, zips: ZipCache | None = None) -> None:
+        self.zips = ZipCache() if zips is None else zips
+        self.links: dict[str, dict[str, Chapter]] = {}
 
-def add_bundles(files, config, lang: str) -> None:
-    """``on_files``, after ``notebooks.stamp_py_downloads``: add the zips of ``lang`` to the site.
+    def add_bundles(self, files, config, lang: str) -> None:
+        """``on_files``, after ``NotebookSite.stamp_py_downloads``: add the zips of ``lang`` to the site.
 
-    A chapter's example whose ``.py`` download is not in the site (refused by ``embed.example_files``,
-    which logged why) is left out of the zips; one without a notebook (never captured) gives its ``.py``
-    only, as on the page.
-    """
-    found = chapters(lang, nav_pages(config.nav or []))
-    by_src = {f.src_uri: f for f in files}  # (i18n's get_file_from_path walks paths: 40 ms for 324 calls)
-    contents: dict[str, bytes] = {}  # <chapter>/<name>.py or .ipynb -> the bytes the site serves
-    per_chapter: list[tuple[Chapter, dict[str, str]]] = []  # chapter, name in its folder -> key of contents
-    raises_in: set[str] = set()
-    for chapter in found:
-        names: dict[str, str] = {}
-        kept = []
-        for rel in chapter.examples:
-            py = by_src.get(py_url(lang, rel))
-            if py is None:
-                continue
-            kept.append(rel)
-            name, stem = rel.rsplit("/", 1)[-1], rel[: -len(".py")]
-            contents[rel] = data = py.content_bytes
-            names[name] = rel
-            if RAISES.search(data):
-                raises_in.add(chapter.page)
-            notebook = by_src.get(_lang_root(lang) + example_ipynb_url(rel))  # the example's .ipynb download
-            if notebook is not None and notebook.abs_src_path:
-                try:
-                    contents[stem + ".ipynb"] = Path(notebook.abs_src_path).read_bytes()
-                    names[name[: -len(".py")] + ".ipynb"] = stem + ".ipynb"
-                except OSError:
-                    pass
-        if kept:
-            per_chapter.append((Chapter(chapter.page, chapter.title, tuple(kept)), names))
-    digests = {key: _digest(data) for key, data in contents.items()}
+        A chapter's example whose ``.py`` download is not in the site (refused by ``Embeds.example_files``,
+        which logged why) is left out of the zips; one without a notebook (never captured) gives its ``.py``
+        only, as on the page.
+        """
+        found = chapters(lang, nav_pages(config.nav or []))
+        by_src = {f.src_uri: f for f in files}  # (i18n's get_file_from_path walks paths: 40 ms for 324 calls)
+        contents: dict[str, bytes] = {}  # <chapter>/<name>.py or .ipynb -> the bytes the site serves
+        per_chapter: list[tuple[Chapter, dict[str, str]]] = []  # chapter, name in its folder -> key of contents
+        raises_in: set[str] = set()
+        for chapter in found:
+            names: dict[str, str] = {}
+            kept = []
+            for rel in chapter.examples:
+                py = by_src.get(py_url(lang, rel))
+                if py is None:
+                    continue
+                kept.append(rel)
+                name, stem = rel.rsplit("/", 1)[-1], rel[: -len(".py")]
+                contents[rel] = data = py.content_bytes
+                names[name] = rel
+                if RAISES.search(data):
+                    raises_in.add(chapter.page)
+                notebook = by_src.get(_lang_root(lang) + example_ipynb_url(rel))  # the example's .ipynb download
+                if notebook is not None and notebook.abs_src_path:
+                    try:
+                        contents[stem + ".ipynb"] = Path(notebook.abs_src_path).read_bytes()
+                        names[name[: -len(".py")] + ".ipynb"] = stem + ".ipynb"
+                    except OSError:
+                        pass
+            if kept:
+                per_chapter.append((Chapter(chapter.page, chapter.title, tuple(kept)), names))
+        digests = {key: _digest(data) for key, data in contents.items()}
 
-    site_name = config.site_name or PREFIX
-    course: dict[str, bytes] = {}
-    course_digests: dict[str, str] = {}
-    _LINKS[lang] = {}
-    for chapter, names in per_chapter:
-        readme = chapter_readme(lang, site_name, chapter, absolute_page_url(config, lang, chapter.page),
-                                chapter.page in raises_in).encode("utf-8")
-        members = {f"{chapter.folder}/README.txt": readme}
-        member_digests = {}
-        for name, key in names.items():
-            members[f"{chapter.folder}/{name}"] = contents[key]
-            member_digests[f"{chapter.folder}/{name}"] = digests[key]
-            course[f"{PREFIX}/{chapter.slug}/{name}"] = contents[key]
-            course_digests[f"{PREFIX}/{chapter.slug}/{name}"] = digests[key]
-        files.append(File.generated(config, chapter_url(lang, chapter),
-                                    content=cached_zip(members, member_digests)))
-        _LINKS[lang][chapter.page] = chapter
-    if per_chapter:
-        kept = [c for c, _ in per_chapter]
-        home = absolute_page_url(config, lang, "index.md")
-        course[f"{PREFIX}/README.txt"] = course_readme(lang, site_name, kept, home, bool(raises_in)).encode("utf-8")
-        files.append(File.generated(config, course_url(lang), content=cached_zip(course, course_digests)))
-    _forget_unused_memory()
+        site_name = config.site_name or PREFIX
+        course: dict[str, bytes] = {}
+        course_digests: dict[str, str] = {}
+        self.links[lang] = {}
+        for chapter, names in per_chapter:
+            readme = chapter_readme(lang, site_name, chapter, absolute_page_url(config, lang, chapter.page),
+                                    chapter.page in raises_in).encode("utf-8")
+            members = {f"{chapter.folder}/README.txt": readme}
+            member_digests = {}
+            for name, key in names.items():
+                members[f"{chapter.folder}/{name}"] = contents[key]
+                member_digests[f"{chapter.folder}/{name}"] = digests[key]
+                course[f"{PREFIX}/{chapter.slug}/{name}"] = contents[key]
+                course_digests[f"{PREFIX}/{chapter.slug}/{name}"] = digests[key]
+            files.append(File.generated(config, chapter_url(lang, chapter),
+                                        content=self.zips.zip(members, member_digests)))
+            self.links[lang][chapter.page] = chapter
+        if per_chapter:
+            kept = [c for c, _ in per_chapter]
+            home = absolute_page_url(config, lang, "index.md")
+            course[f"{PREFIX}/README.txt"] = course_readme(lang, site_name, kept, home, bool(raises_in)).encode("utf-8")
+            files.append(File.generated(config, course_url(lang), content=self.zips.zip(course, course_digests)))
+        # the memory keeps the zips of the last few builds (each language, chapters and course)
+        self.zips.keep(4 * (sum(len(v) for v in self.links.values()) + len(self.links)))
 
+    def chapter_link(self, page, config, lang: str) -> str:
+        """``on_page_markdown``: the paragraph linking a chapter page to its zip (relative URL), or "" for a
+        page without one. Placed under the title, after the verification line (the module's docstring)."""
+        chapter = self.links.get(lang, {}).get(_page_rel(page)[1])
+        if chapter is None:
+            return ""
+        href = get_relative_url(chapter_url(lang, chapter), page.file.url)
+        text = plural(STRINGS[lang], "bundle_chapter", len(chapter.examples)).format(n=len(chapter.examples))
+        link = f'<a href="{html.escape(href)}" download>{html.escape(text)}</a>'
+        return f'<p class="pn-bundle" data-search-exclude="true">{link}</p>'
 
-def _forget_unused_memory() -> None:
-    """Keep the memory cache to the zips of the last few builds (each language, chapters and course)."""
-    limit = 4 * (sum(len(v) for v in _LINKS.values()) + len(_LINKS))
-    while len(_MEMORY) > limit:
-        _MEMORY.pop(next(iter(_MEMORY)))
+    def home_link(self, markdown: str, page, config, lang: str) -> str:
+        """``on_page_markdown``: the home page (``index.md`` of a language) with a button to the course zip,
+        appended to its first row of buttons (a line with ``.md-button``), or a paragraph under its title."""
+        if _page_rel(page)[1] != "index.md" or not self.links.get(lang):
+            return markdown
+        href = html.escape(get_relative_url(course_url(lang), page.file.url))
+        text = html.escape(STRINGS[lang]["bundle_course"])
+        button = f'<a class="md-button pn-bundle" href="{href}" download>{text}</a>'
+        lines = markdown.split("\n")
+        for n, line in prose_lines(markdown):  # not a line of a code block or an HTML comment
+            if ".md-button" in line and line.rstrip().endswith("}") and lines[n - 1: n] == [line]:
+                lines[n - 1] = line.rstrip() + " " + button
+                return "\n".join(lines)
+        at = next((i + 1 for i, ln in enumerate(lines) if ln.startswith("# ")), 0)
+        return "\n".join(lines[:at] + ["", f'<p class="pn-bundle">{button}</p>', ""] + lines[at:])
 
 
 def _page_rel(page) -> tuple[str, str]:
@@ -324,30 +361,6 @@ def _page_rel(page) -> tuple[str, str]:
     return (head, rest) if head in LANGUAGES and rest else (LANGUAGES[0], src)
 
 
-def chapter_link(page, config, lang: str) -> str:
-    """``on_page_markdown``: the paragraph linking a chapter page to its zip (relative URL), or "" for a
-    page without one. Placed under the title, after the verification line (the module's docstring)."""
-    chapter = _LINKS.get(lang, {}).get(_page_rel(page)[1])
-    if chapter is None:
-        return ""
-    href = get_relative_url(chapter_url(lang, chapter), page.file.url)
-    text = plural(STRINGS[lang], "bundle_chapter", len(chapter.examples)).format(n=len(chapter.examples))
-    link = f'<a href="{html.escape(href)}" download>{html.escape(text)}</a>'
-    return f'<p class="pn-bundle" data-search-exclude="true">{link}</p>'
 
 
-def home_link(markdown: str, page, config, lang: str) -> str:
-    """``on_page_markdown``: the home page (``index.md`` of a language) with a button to the course zip,
-    appended to its first row of buttons (a line with ``.md-button``), or a paragraph under its title."""
-    if _page_rel(page)[1] != "index.md" or not _LINKS.get(lang):
-        return markdown
-    href = html.escape(get_relative_url(course_url(lang), page.file.url))
-    text = html.escape(STRINGS[lang]["bundle_course"])
-    button = f'<a class="md-button pn-bundle" href="{href}" download>{text}</a>'
-    lines = markdown.split("\n")
-    for n, line in prose_lines(markdown):  # not a line of a code block or an HTML comment
-        if ".md-button" in line and line.rstrip().endswith("}") and lines[n - 1: n] == [line]:
-            lines[n - 1] = line.rstrip() + " " + button
-            return "\n".join(lines)
-    at = next((i + 1 for i, ln in enumerate(lines) if ln.startswith("# ")), 0)
-    return "\n".join(lines[:at] + ["", f'<p class="pn-bundle">{button}</p>', ""] + lines[at:])
+

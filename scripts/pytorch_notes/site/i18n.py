@@ -24,7 +24,6 @@ DEFAULT = LANGUAGES[0]
 PERMALINK = {"zh": "固定链接"}
 HTML_LANG = {"zh": "zh-CN"}
 
-_saved_404: dict[str, str] = {}
 _ALTERNATE = re.compile(r'<link rel="alternate" href="([^"]*)" hreflang="([^"]*)">')
 
 
@@ -49,8 +48,9 @@ def localise(html: str, lang: str) -> str:
     return html
 
 
-def keep_404(config) -> None:
-    """Keep each language's 404 page (see the module's docstring)."""
+def keep_404(config, saved: dict[str, str]) -> None:
+    """Keep each language's 404 page (see the module's docstring); ``saved``: language -> its 404 page, kept
+    by the plugin from the default language's build for the others'."""
     site = Path(config.site_dir)
     page = site / "404.html"
     if not page.exists():
@@ -58,13 +58,13 @@ def keep_404(config) -> None:
     lang = language(config)
     html = localise(page.read_text(encoding="utf-8"), lang)
     if lang == DEFAULT:
-        _saved_404[DEFAULT] = html  # the other languages' builds overwrite it next
+        saved[DEFAULT] = html  # the other languages' builds overwrite it next
         page.write_text(html, encoding="utf-8")
         return
     target = site / lang / "404.html"
     target.parent.mkdir(parents=True, exist_ok=True)
-    if DEFAULT in _saved_404:
-        html = same_alternates(html, _saved_404[DEFAULT])
+    if DEFAULT in saved:
+        html = same_alternates(html, saved[DEFAULT])
     target.write_text(html, encoding="utf-8")
-    if DEFAULT in _saved_404:
-        page.write_text(_saved_404[DEFAULT], encoding="utf-8")
+    if DEFAULT in saved:
+        page.write_text(saved[DEFAULT], encoding="utf-8")

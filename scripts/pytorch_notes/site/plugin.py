@@ -25,8 +25,14 @@ the output store written by ``make capture``.
   last, one search index per language (``search``), and the files of the last build that this one did
   not write again are removed (``sitedir``).
 * ``on_startup``, ``on_serve``, ``on_env``: under ``make serve``, dirty rebuilds that redo exactly what
-  changed and write what a full build writes (``incremental``). Defining ``on_startup`` also makes MkDocs
-  keep this plugin's instance across the rebuilds of ``mkdocs serve``.
+  changed and write what a full build writes (``incremental``), files watched with inotify
+  (``servewatch``). Defining ``on_startup`` also makes MkDocs keep this plugin's instance across the
+  rebuilds of ``mkdocs serve``.
+
+State. What a build (or the builds of one process) keeps lives on the plugin's instance: objects made in
+``__init__`` and passed to the functions that need them (the page being built: ``embed.Embeds``; what
+``make serve`` learnt: ``incremental.Serve``; the caches' in-memory parts). No module of ``site/``
+holds mutable build state.
 
 Event order. MkDocs runs an event's handlers by priority (``event_priority``), those of equal priority in
 the order the plugins are listed. This plugin is listed first, but its handlers are meant to follow the
@@ -57,6 +63,7 @@ from pytorch_notes.site import (
     lag,
     mdcache,
     nav,
+    notebook_styles,
     notebook_view,
     notebooks,
     prewarm,
@@ -64,6 +71,7 @@ from pytorch_notes.site import (
     rendercache,
     search,
     searchpool,
+    servewatch,
     sitedir,
     times,
 )
@@ -84,14 +92,27 @@ class PyTorchNotesConfig(Config):
 
 
 class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
-    """The site's glue (see the module docstring). One instance per process: MkDocs keeps it across the
-    rebuilds of ``mkdocs serve`` (it defines ``on_startup``), so what it holds lives on between them."""
+    """The site's glue (see the module docstring). Its builds' state lives on this instance, in the objects
+    made here and handed to the modules that need them; no module holds any. One instance per process:
+    MkDocs keeps it across the rebuilds of ``mkdocs serve`` (it defines ``on_startup``), so its caches
+    and what the last build learnt live on between them."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.notebooks = notebooks.NotebookSite()  # the notebooks of the current build
+        self.serve = incremental.Serve()  # make serve: what the last build learnt, what this one redoes
+        self.embeds = embed.Embeds()  # the page being built; each example's state in the store, per build
+        self.notebooks = notebooks.NotebookSite(self.embeds)  # the notebooks of the current build
         self.prewarm = prewarm.Prewarm()  # their conversion ahead, in a cold build
         self.site = sitedir.SiteDir()  # the last build's files, written over (MkDocs would delete them first)
+        self.bundles = bundles.Bundles()  # the zips, kept in memory across rebuilds
+        self.times = times.TimesPage()  # the computation-times page
+        self.tokens = notebook_styles.TokenStyles()  # the code tokens the notebook stylesheet styles
+        self.search_pool = searchpool.SearchPool()  # search entries computed beside the build
+        self.digests = buildcache.TextDigests()  # page texts hashed once for the caches' keys
+        self.page_cache = rendercache.RenderCache()  # page renders (rendercache) ...
+        self.markdown_cache = mdcache.new_cache()  # ... and Markdown conversions (mdcache)
+        self.code_version: str | None = None  # the digest of the package's code (buildcache.persist_memos)
+        self.saved_404: dict[str, str] = {}  # language -> its 404 page (i18n.keep_404)
 
     def load_config(self, options, config_file_path=None):
         """Defer ``defer_imports`` as soon as MkDocs has read this plugin's configuration, before it
@@ -109,15 +130,15 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         packages' per-file INFO lines off (``quiet``)."""
         # again after the plugins are loaded: importing jieba (Material's search plugin) sets its logger to DEBUG
         quiet.quiet_other_packages()
-        incremental.serve_dirty(bool(dirty) and command == "serve")
-        searchpool.enable(command == "build")  # index uncached pages in a worker beside the build
+        self.serve.serve_dirty(bool(dirty) and command == "serve")
+        self.search_pool.enable(command == "build")  # index uncached pages in a worker beside the build
 
     @event_priority(AFTER_OTHERS)
     def on_serve(self, server, *, config, builder):
-        """Watch files with inotify instead of MkDocs' 0.5 s polling (``incremental.faster_watcher``), and
+        """Watch files with inotify instead of MkDocs' 0.5 s polling (``servewatch.faster_watcher``), and
         have jieba ready for the first rebuild's search entries."""
-        incremental.load_segmenter_in_background()
-        return incremental.faster_watcher(server)
+        servewatch.load_segmenter_in_background()
+        return servewatch.faster_watcher(server)
 
     @event_priority(AFTER_OTHERS)  # after search and offline, before mkdocs-static-i18n (-100)
     def on_config(self, config):
@@ -133,26 +154,27 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
             raise PluginError(f"{config.config_file_path}: the pipeline package was imported from {REPO_ROOT}/scripts, "
                               f"not from this checkout; run with PYTHONPATH={here}/scripts")
         notebooks.refuse_leftovers(Path(config.docs_dir))
-        config.markdown_extensions.append(embed.EmbedExtension())  # the ::: example syntax
-        buildcache.install()  # reuse search entries whose inputs did not change
-        mdcache.install()  # and Markdown conversions
+        config.markdown_extensions.append(embed.EmbedExtension(self.embeds))  # the ::: example syntax
+        buildcache.install(self.search_pool, self.serve, self.digests)  # reuse search entries of unchanged inputs
+        mdcache.install(self.markdown_cache, self.embeds, self.digests)  # and Markdown conversions
         buildcache.theme_listing()  # the theme's 14,500 files listed once per process, not per build
-        buildcache.persist_memos()  # parsed examples, loaded records, localized comments: kept across builds
+        # parsed examples, loaded records, localized comments: kept across builds
+        self.code_version = buildcache.persist_memos(self.code_version)
         if not _inner(config):  # the outer build (i18n builds the other languages inside it)
-            incremental.start_build(config)
-            embed.new_build()
+            self.serve.start_build(config)
+            self.embeds.new_build()
             self.notebooks.new_build()
-            rendercache.CACHE.start()
-            mdcache.CACHE.start()
+            self.page_cache.start()
+            self.markdown_cache.start()
         return config
 
     @event_priority(AFTER_OTHERS)  # after mkdocs-jupyter's
     def on_pre_build(self, *, config) -> None:
-        if not _inner(config) and not incremental.STATE.dirty:  # make serve never cleans
+        if not _inner(config) and not self.serve.dirty:  # make serve never cleans
             self.site.set_aside(config.site_dir)  # MkDocs' clean-up, next, finds nothing to delete
         cold = not (buildcache.CACHE_DIR / "search").is_dir()
-        if not _inner(config) and incremental.STATE.plan.full and cold:
-            searchpool.start()  # a cold build: the search worker loads jieba while the notebooks are converted
+        if not _inner(config) and self.serve.plan.full and cold:
+            self.search_pool.start()  # a cold build: the search worker loads jieba while the notebooks are converted
 
     @event_priority(1000)  # first: MkDocs has cleaned the site (or not, --dirty)
     def _restore_site(self, files, *, config):
@@ -164,15 +186,14 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         lang = page_language(config)
         self.notebooks.add_files(files, config, lang)  # the chapter notebook pages and the .ipynb downloads
         notebook_view.keep_render_cache(self.notebooks, config)  # every language's notebooks stay in the cache
-        if not _inner(config) and incremental.STATE.plan.full:
+        if not _inner(config) and self.serve.plan.full:
             self.prewarm.start(config, self.notebooks.sources())  # a cold build renders the notebooks on every core
-        embed.example_files(files, config, lang)
-        chapter_of = self.notebooks.chapter_of(lang, config)
-        notebooks.stamp_py_downloads(files, config, lang, chapter_of)  # the .py downloads: localized, with a header
-        bundles.add_bundles(files, config, lang)  # "download all": a zip per chapter and one of the course
-        incremental.mark_for_rebuild(files, lang)  # under make serve: the pages this rebuild must redo
-        times.rebuild_when_served(files)  # and the computation-times page, when an example or record did
-        if incremental.STATE.dirty:  # make serve: a generated file with the same content is not rewritten
+        self.embeds.example_files(files, config, lang)
+        self.notebooks.stamp_py_downloads(files, config, lang)  # the .py downloads: localized, with a header
+        self.bundles.add_bundles(files, config, lang)  # "download all": a zip per chapter and one of the course
+        self.serve.mark_for_rebuild(files, lang)  # under make serve: the pages this rebuild must redo
+        self.times.rebuild_when_served(files, self.serve)  # and the times page, when an example or record did
+        if self.serve.dirty:  # make serve: a generated file with the same content is not rewritten
             files = sitedir.keep_unchanged_generated_files(files, config)
         return files
 
@@ -186,8 +207,8 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
     @event_priority(AFTER_OTHERS)  # after mkdocs-static-i18n's
     def on_env(self, env, *, config, files):
         buildcache.compiled_templates(env)  # Material's templates compiled once, not on every build
-        rendercache.install(env, config)  # a page whose template context did not change is not rendered again
-        incremental.restore_skipped_pages(files)  # titles of the pages a dirty rebuild did not read
+        rendercache.install(env, config, self.page_cache, self.digests)  # an unchanged page is not rendered again
+        self.serve.restore_skipped_pages(files)  # titles of the pages a dirty rebuild did not read
         return env
 
     @event_priority(AFTER_OTHERS)  # after mkdocs-static-i18n's (50)
@@ -198,17 +219,18 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
             return markdown
         lang = src.split("/", 1)[0] if src.split("/", 1)[0] in LANGUAGES else LANGUAGES[0]
         banner = lag.twin_lag_banner(page, lang)
-        embed.prepare_embeds(markdown, page, config, lang, f"docs/{src}")
-        markdown = times.fill_page(markdown, page, config, files, lang)  # the computation-times page's tables
+        self.embeds.prepare(markdown, page, config, lang, f"docs/{src}")
+        markdown = self.times.fill_page(markdown, page, config, files, lang)  # the computation-times page's tables
         markdown = coursemap.fill_page(markdown, page, config, lang)  # the home page's course map
-        head = "\n\n".join(b for b in (banner, times.page_verification(page, files, lang),
-                                       bundles.chapter_link(page, config, lang)) if b)
-        markdown = bundles.home_link(markdown, page, config, lang)  # the course zip's button on the home page
+        head = "\n\n".join(b for b in (banner, times.page_verification(page, files, lang, self.embeds),
+                                       self.bundles.chapter_link(page, config, lang)) if b)
+        markdown = self.bundles.home_link(markdown, page, config, lang)  # the course zip's button on the home page
         return lag.insert_after_h1(markdown, head) if head else markdown
 
     @event_priority(AFTER_OTHERS)
     def on_page_content(self, html: str, *, page, config, files) -> str:
-        return search.exclude_example_tab_labels(notebook_view.prepare_page(html, page, config))
+        html = notebook_view.prepare_page(html, page, config, self.tokens, self.embeds)
+        return search.exclude_example_tab_labels(html)
 
     @event_priority(1)  # just before Material's search plugin (0), after mkdocs-static-i18n's (50)
     def _before_search(self, context, *, page, config, nav):
@@ -218,7 +240,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
     @event_priority(-1)  # just after it
     def _after_search(self, context, *, page, config, nav):
         search.put_back_content(context, page)
-        incremental.remember_page(page)
+        self.serve.remember_page(page)
         return context
 
     on_page_context = CombinedEvent(_before_search, _after_search)
@@ -236,27 +258,27 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
 
     @event_priority(100)  # before mkdocs-static-i18n's (-100), which builds the other languages
     def _keep_404(self, *, config) -> None:
-        i18n.keep_404(config)
+        i18n.keep_404(config, self.saved_404)
 
     @event_priority(-200)  # after i18n merged every language into one index
     def _finish_site(self, *, config) -> None:
-        search.split_search_index(config)
+        search.split_search_index(config, self.serve)
         if not _inner(config):  # the outer build: every language is written
             self.prewarm.finish()
             quiet.report_notebook_conversions()
             self.site.remove_stale()
-            embed.end_build()
-            if incremental.STATE.plan.full:  # a dirty rebuild uses a few entries: it says nothing of the rest
-                rendercache.CACHE.evict()
-                mdcache.CACHE.evict()
+            self.embeds.end_build()
+            if self.serve.plan.full:  # a dirty rebuild uses a few entries: it says nothing of the rest
+                self.page_cache.evict()
+                self.markdown_cache.evict()
             filememo.save()
-            searchpool.shutdown()
+            self.search_pool.shutdown()
 
     on_post_build = CombinedEvent(_resolve_search_entries, _keep_404, _finish_site)
 
     @event_priority(AFTER_OTHERS)
     def on_build_error(self, *, error) -> None:
         self.prewarm.finish(cancel=True)
-        embed.end_build()
+        self.embeds.end_build()
         self.site.forget(error)
-        searchpool.shutdown()
+        self.search_pool.shutdown()

@@ -46,7 +46,7 @@ def test_language_switcher_keeps_the_page(site):
 def test_notebook_pages_render_cells_not_json(site):
     """One notebook page per chapter and language, rendered by mkdocs-jupyter (cells, not the raw JSON
     that a notebook File dropped by mkdocs-static-i18n gives), with the chapter's .ipynb beside it."""
-    from pytorch_notes.site.bundles import chapters
+    from pytorch_notes.site.chapters import chapters
 
     for lang in LANGUAGES:
         slugs = {c.slug for c in chapters(lang)}

@@ -1,7 +1,7 @@
 """The notebook view: one notebook page per chapter and language, and the notebook downloads; and the
 ``.py`` downloads with their header.
 
-A chapter (a page that embeds examples, ``bundles.chapters``) gets, in each language, a notebook of all
+A chapter (a page that embeds examples, ``chapters.chapters``) gets, in each language, a notebook of all
 its captured examples in page order (``render.notebook.build_chapter_notebook``: a header cell, then per
 example a section headed by its file name, anchor from ``urls.section_headings``), which mkdocs-jupyter
 renders as the page ``notebooks/<chapter>/``; the page is also downloadable as ``notebooks/<chapter>.ipynb``,
@@ -36,7 +36,7 @@ from pytorch_notes.render import kinds as kinds_module
 from pytorch_notes.render import notebook as notebook_module
 from pytorch_notes.render.notebook import build_chapter_notebook, build_notebook, dumps, py_download
 from pytorch_notes.settings import LANGUAGES, REPO_ROOT
-from pytorch_notes.site.bundles import Chapter, chapters, nav_pages
+from pytorch_notes.site.chapters import Chapter, chapters, nav_pages
 from pytorch_notes.site.embed import Embeds, py_url
 from pytorch_notes.site.urls import (
     absolute_page_url,

@@ -197,12 +197,13 @@ def test_strip_embeds_keeps_the_syntax_shown_in_fences_and_comments():
 
 def test_plain_overrides_drop_hooks_notebooks_and_watched_paths():
     cfg = {"hooks": ["scripts/h.py"], "watch": ["examples"],
-           "plugins": [{"search": {"lang": ["zh"]}}, "i18n", {"mkdocs-jupyter": {"execute": False}}, "mkdocs-jupyter"]}
+           "plugins": [{"pytorch-notes": {"defer_imports": []}}, "pytorch-notes", {"search": {"lang": ["zh"]}}, "i18n",
+                       {"mkdocs-jupyter": {"execute": False}}, "mkdocs-jupyter"]}
     out = plain_overrides(cfg)
     assert out["hooks"] == [] and out["watch"] == []
     assert out["plugins"] == [{"search": {"lang": ["zh"]}}, "i18n"]
     assert set(out["validation"]["links"].values()) == {"info"}
-    assert cfg["plugins"][2] == {"mkdocs-jupyter": {"execute": False}}  # not modified in place
+    assert cfg["plugins"][4] == {"mkdocs-jupyter": {"execute": False}}  # not modified in place
 
 
 def test_example_urls_lists_the_embedding_pages_and_notebooks_of_each_language(tmp_path):

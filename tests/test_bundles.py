@@ -1,4 +1,5 @@
-""""Download all" (``pytorch_notes/site/bundles.py``): a zip per chapter and language, and one of the course.
+""""Download all" (``pytorch_notes/site/bundles.py``, ``zips.py``, ``chapters.py``): a zip per chapter and
+language, and one of the course.
 
 Unit tests of the zip, its cache, its README and the links; then checks of the built site (the session's
 one ``site`` build, in ``xdist_group("site")`` as tests/test_site.py): every chapter's zip is linked from
@@ -24,7 +25,7 @@ import pytest
 from conftest import bytecode_env
 from pytorch_notes.parse import discover_examples, parse_example
 from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES
-from pytorch_notes.site import bundles
+from pytorch_notes.site import bundles, chapters, zips
 from pytorch_notes.site.embed import py_url
 
 MEMBERS = {"b/z.py": b"print('z')\n", "a.txt": "说明\n".encode(), "b/a.ipynb": b'{"cells": []}\n'}
@@ -33,31 +34,33 @@ MEMBERS = {"b/z.py": b"print('z')\n", "a.txt": "说明\n".encode(), "b/a.ipynb":
 # --- the zip -------------------------------------------------------------------------------------------
 
 def test_zip_is_deterministic_and_sorted(monkeypatch):
-    first = bundles.zip_bytes(MEMBERS)
+    first = zips.zip_bytes(MEMBERS)
     monkeypatch.setattr(time, "time", lambda: 2_000_000_000.0)  # another day: no member takes the clock's time
-    second = bundles.zip_bytes(dict(reversed(list(MEMBERS.items()))))  # another insertion order
+    second = zips.zip_bytes(dict(reversed(list(MEMBERS.items()))))  # another insertion order
     assert first == second
     with zipfile.ZipFile(io.BytesIO(first)) as zf:
         infos = zf.infolist()
         assert [i.filename for i in infos] == sorted(MEMBERS)
         assert {i.filename: zf.read(i) for i in infos} == MEMBERS
-        assert {i.date_time for i in infos} == {bundles.DATE_TIME}
+        assert {i.date_time for i in infos} == {zips.DATE_TIME}
         assert {(i.external_attr >> 16, i.create_system, i.compress_type) for i in infos} == \
             {(0o100644, 3, zipfile.ZIP_DEFLATED)}
 
 
 def test_cached_zip_same_bytes_and_keyed_by_content(tmp_path, monkeypatch):
-    monkeypatch.setattr(bundles, "_MEMORY", {})
-    made = bundles.cached_zip(MEMBERS, cache_dir=tmp_path)
-    assert made == bundles.zip_bytes(MEMBERS)
+    cache = zips.ZipCache(tmp_path)
+    made = cache.zip(MEMBERS)
+    assert made == zips.zip_bytes(MEMBERS)
     [entry] = list(tmp_path.glob("*.zip"))
     assert entry.read_bytes() == made
-    bundles._MEMORY.clear()  # a new process: the zip comes from the cache file, not deflated again
-    monkeypatch.setattr(bundles, "zip_bytes", lambda members: pytest.fail("deflated again"))
-    assert bundles.cached_zip(MEMBERS, cache_dir=tmp_path) == made
+    monkeypatch.setattr(zips, "zip_bytes", lambda members: pytest.fail("deflated again"))
+    assert cache.zip(MEMBERS) == made  # from memory (the rebuilds of make serve)
+    entry.write_bytes(b"the file is not read")
+    assert cache.zip(MEMBERS) == made
+    entry.write_bytes(made)
+    assert zips.ZipCache(tmp_path).zip(MEMBERS) == made  # a new process: from the cache file, not deflated again
     monkeypatch.undo()
-    monkeypatch.setattr(bundles, "_MEMORY", {})
-    changed = bundles.cached_zip({**MEMBERS, "a.txt": b"other\n"}, cache_dir=tmp_path)
+    changed = zips.ZipCache(tmp_path).zip({**MEMBERS, "a.txt": b"other\n"})
     assert changed != made and len(list(tmp_path.glob("*.zip"))) == 2
     with zipfile.ZipFile(io.BytesIO(changed)) as zf:
         assert zf.read("a.txt") == b"other\n"
@@ -65,26 +68,26 @@ def test_cached_zip_same_bytes_and_keyed_by_content(tmp_path, monkeypatch):
 
 # --- README, chapters, links ---------------------------------------------------------------------------
 
-CHAPTER = bundles.Chapter("autograd.md", "自动求导", ("autograd/leaf.py", "autograd/backward.py"))
+CHAPTER = chapters.Chapter("autograd.md", "自动求导", ("autograd/leaf.py", "autograd/backward.py"))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_chapter_readme(lang):
     url = "https://example.org/autograd/"
-    text = bundles.chapter_readme(lang, "PyTorch", CHAPTER, url, raises=True)
+    text = zips.chapter_readme(lang, "PyTorch", CHAPTER, url, raises=True)
     assert text.startswith("PyTorch · 自动求导\n")
     assert "leaf.py" in text and "backward.ipynb" in text and url in text
     assert "cd pytorch-notes-autograd\n    python leaf.py" in text
     assert "raises-exception" in text
     assert ("注释为中文" in text) == (lang == "zh") and ("comments in English" in text) == (lang == "en")
-    quiet = bundles.chapter_readme(lang, "PyTorch", CHAPTER, "", raises=False)
+    quiet = zips.chapter_readme(lang, "PyTorch", CHAPTER, "", raises=False)
     assert "https://" not in quiet and "http://" not in quiet and "raises-exception" not in quiet
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_course_readme_lists_chapters_in_order(lang):
-    other = bundles.Chapter("intro.md", "Intro", ("intro/first.py",))
-    text = bundles.course_readme(lang, "PyTorch", [other, CHAPTER], "https://example.org/", raises=False)
+    other = chapters.Chapter("intro.md", "Intro", ("intro/first.py",))
+    text = zips.course_readme(lang, "PyTorch", [other, CHAPTER], "https://example.org/", raises=False)
     assert text.index("intro/") < text.index("autograd/") and "cd pytorch-notes/intro\n    python first.py" in text
     assert "https://example.org/" in text
 
@@ -97,11 +100,11 @@ def test_chapters_in_nav_order(tmp_path):
         (docs / lang / "b.md").write_text("# B\n\n::: example b/one.py\n\n::: example b/one.py\n", encoding="utf-8")
         (docs / lang / "a.md").write_text("# A\n\n::: example a/x.py\n\n::: example a/w.py\n", encoding="utf-8")
     nav = ["index.md", {"S": ["b.md", {"T": "a.md"}]}]
-    assert bundles.nav_pages(nav) == ["index.md", "b.md", "a.md"]
-    found = bundles.chapters("en", bundles.nav_pages(nav), docs)
+    assert chapters.nav_pages(nav) == ["index.md", "b.md", "a.md"]
+    found = chapters.chapters("en", chapters.nav_pages(nav), docs)
     assert [(c.page, c.title, c.examples) for c in found] == [("b.md", "B", ("b/one.py",)),
                                                               ("a.md", "A", ("a/x.py", "a/w.py"))]
-    assert [c.page for c in bundles.chapters("en", [], docs)] == ["a.md", "b.md"]  # sorted without a nav
+    assert [c.page for c in chapters.chapters("en", [], docs)] == ["a.md", "b.md"]  # sorted without a nav
     assert found[0].folder == "pytorch-notes-b" and bundles.chapter_url("en", found[0]) == \
         "en/downloads/pytorch-notes-b.zip" and bundles.chapter_url(LANGUAGES[0], found[0]) == \
         "downloads/pytorch-notes-b.zip"
@@ -119,20 +122,21 @@ def _page(src_uri: str, url: str):
     return SimpleNamespace(file=SimpleNamespace(src_uri=src_uri, url=url))
 
 
-def test_links_on_chapter_and_home_pages(monkeypatch):
-    monkeypatch.setattr(bundles, "_LINKS", {"en": {"autograd.md": CHAPTER}})
-    link = bundles.chapter_link(_page("en/autograd.md", "en/autograd/"), None, "en")
+def test_links_on_chapter_and_home_pages():
+    made = bundles.Bundles()  # the plugin's: the zips of the build, the chapters that have one
+    made.links = {"en": {"autograd.md": CHAPTER}}
+    link = made.chapter_link(_page("en/autograd.md", "en/autograd/"), None, "en")
     assert 'href="../downloads/pytorch-notes-autograd.zip" download>' in link and "all 2 examples" in link
-    assert bundles.chapter_link(_page("en/about.md", "en/about/"), None, "en") == ""
-    assert bundles.chapter_link(_page("zh/autograd.md", "autograd/"), None, "zh") == ""  # none in zh
+    assert made.chapter_link(_page("en/about.md", "en/about/"), None, "en") == ""
+    assert made.chapter_link(_page("zh/autograd.md", "autograd/"), None, "zh") == ""  # none in zh
     home = "# Home\n\n```\n[x](y.md){ .md-button }\n```\n\n[Start](intro.md){ .md-button }\n\nText\n"
-    out = bundles.home_link(home, _page("en/index.md", "en/"), None, "en")
+    out = made.home_link(home, _page("en/index.md", "en/"), None, "en")
     assert out.split("\n")[3] == "[x](y.md){ .md-button }"  # not in a code block
     assert out.split("\n")[6].startswith('[Start](intro.md){ .md-button } <a class="md-button pn-bundle" '
                                          'href="downloads/pytorch-notes.zip" download>')
-    bare = bundles.home_link("# Home\n\nText\n", _page("en/index.md", "en/"), None, "en")
+    bare = made.home_link("# Home\n\nText\n", _page("en/index.md", "en/"), None, "en")
     assert bare.split("\n")[2].startswith('<p class="pn-bundle"><a class="md-button pn-bundle"')
-    assert bundles.home_link(home, _page("en/autograd.md", "en/autograd/"), None, "en") == home
+    assert made.home_link(home, _page("en/autograd.md", "en/autograd/"), None, "en") == home
 
 
 # --- the built site ------------------------------------------------------------------------------------
@@ -161,7 +165,7 @@ def _chapters(lang: str):
     from mkdocs.config import load_config
 
     nav = load_config(str(Path(__file__).resolve().parent.parent / "mkdocs.yml")).nav
-    return bundles.chapters(lang, bundles.nav_pages(nav))
+    return chapters.chapters(lang, chapters.nav_pages(nav))
 
 
 @site_group
@@ -193,15 +197,15 @@ def test_course_zip_holds_every_chapter_and_is_linked_from_home(site, lang):
     course = bundles.course_url(lang)
     assert _linked_zips(site, _lang_root(lang)) == [course]
     members = _members(site / course)
-    expected = {f"{bundles.PREFIX}/README.txt"}
+    expected = {f"{chapters.PREFIX}/README.txt"}
     for chapter in _chapters(lang):
         for name, data in _members(site / bundles.chapter_url(lang, chapter)).items():
             inner = name.split("/", 1)[1]
             if inner != "README.txt":
-                key = f"{bundles.PREFIX}/{chapter.slug}/{inner}"
+                key = f"{chapters.PREFIX}/{chapter.slug}/{inner}"
                 assert members.get(key) == data, key
                 expected.add(key)
-        assert f"{chapter.slug}/" in members[f"{bundles.PREFIX}/README.txt"].decode("utf-8")
+        assert f"{chapter.slug}/" in members[f"{chapters.PREFIX}/README.txt"].decode("utf-8")
     assert set(members) == expected
 
 

@@ -12,23 +12,25 @@ from types import SimpleNamespace
 import markdown
 import pytest
 from mkdocs.exceptions import PluginError
-from pytorch_notes.site import hooks
 from pytorch_notes.site.embed import EmbedExtension
+from pytorch_notes.site.plugin import PyTorchNotesPlugin
 from test_render import site_markdown_config
 
 EXAMPLE = "autograd/backward.py"
 
 
-def to_page_html(md: str) -> str:
-    """``md`` (after ``on_page_markdown``) converted as MkDocs converts a page: the site's extensions
-    plus the embed extension that ``on_config`` adds."""
+def to_page_html(md: str, embeds) -> str:
+    """``md`` (after the plugin's ``on_page_markdown``) converted as MkDocs converts a page: the site's extensions
+    plus the embed extension that ``on_config`` adds, with the plugin's ``embeds``."""
     exts, configs = site_markdown_config()
-    return markdown.Markdown(extensions=[*exts, EmbedExtension()], extension_configs=configs).convert(md)
+    return markdown.Markdown(extensions=[*exts, EmbedExtension(embeds)], extension_configs=configs).convert(md)
 
 
 def build(md: str, src: str = "zh/t.md") -> str:
     page = SimpleNamespace(file=SimpleNamespace(src_uri=src, url=src[:-3] + "/"))
-    return to_page_html(hooks.on_page_markdown(md, page, SimpleNamespace(use_directory_urls=True), None))
+    config = SimpleNamespace(use_directory_urls=True)
+    plugin = PyTorchNotesPlugin()
+    return to_page_html(plugin.on_page_markdown(md, page=page, config=config, files=None), plugin.embeds)
 
 
 @pytest.mark.parametrize("wrap, container", [
@@ -90,14 +92,14 @@ def test_the_store_is_read_once_per_example_in_a_build_and_every_time_outside_on
     reads = []
     monkeypatch.setattr(embed, "freshness", lambda example: reads.append(example.rel) or object())
     example = SimpleNamespace(rel="tensors/create.py", key="k1")
-    embed._freshness(example), embed._freshness(example)
+    embeds = embed.Embeds()
+    embeds.freshness(example), embeds.freshness(example)
     assert len(reads) == 2  # no build: a capture may write between two calls
-    embed.new_build()
-    try:
-        first = embed._freshness(example)
-        assert embed._freshness(example) is first and len(reads) == 3
-        assert embed._freshness(SimpleNamespace(rel="tensors/create.py", key="k2")) is not first  # edited
-    finally:
-        embed.end_build()
-    embed._freshness(example)
-    assert len(reads) == 5
+    embeds.new_build()
+    first = embeds.freshness(example)
+    assert embeds.freshness(example) is first and len(reads) == 3
+    assert embeds.freshness(SimpleNamespace(rel="tensors/create.py", key="k2")) is not first  # edited
+    assert embed.Embeds().freshness(example) is not first  # another plugin's builds: their own state
+    embeds.end_build()
+    embeds.freshness(example)
+    assert len(reads) == 6

@@ -236,7 +236,7 @@ def test_failed_recapture_shows_last_good_output_with_notice_and_warns(write_exa
                                                                        caplog):
     """The page keeps the last good output and says the re-capture failed; the warning makes
     ``mkdocs build --strict`` (``make build``) fail while ``make serve`` keeps serving."""
-    from pytorch_notes.site import hooks as mkdocs_hooks
+    from pytorch_notes.site.plugin import PyTorchNotesPlugin
 
     path = write_example("ch/ex.py", '# %%\nprint("the good output")\n')
     assert capture.main([str(path)], examples_dir) == 0
@@ -250,11 +250,12 @@ def test_failed_recapture_shows_last_good_output_with_notice_and_warns(write_exa
     monkeypatch.setattr(embed, "freshness", lambda ex: freshness(ex, examples_dir))
     page = SimpleNamespace(file=SimpleNamespace(src_uri="en/t.md", url="en/t/"))
     with caplog.at_level("WARNING"):
-        md = mkdocs_hooks.on_page_markdown("# T\n\n::: example ch/ex.py\n", page,
-                                           SimpleNamespace(use_directory_urls=True), None)
+        plugin = PyTorchNotesPlugin()
+        md = plugin.on_page_markdown("# T\n\n::: example ch/ex.py\n", page=page,
+                                     config=SimpleNamespace(use_directory_urls=True), files=None)
     from test_embed import to_page_html
 
-    shown = to_page_html(md)
+    shown = to_page_html(md, plugin.embeds)
     assert "Re-capture failed" in shown and "ch/ex.py:3: ValueError: broken by an edit" in shown
     assert "the good output" in shown
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]

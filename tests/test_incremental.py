@@ -15,7 +15,7 @@ from types import SimpleNamespace
 import pytest
 from benchmarks.repo import copy_repo
 from pytorch_notes.site import incremental
-from pytorch_notes.site.incremental import STATE, Plan, _example_of, serve_index
+from pytorch_notes.site.incremental import Plan, Serve, _example_of
 
 ROOT = Path(__file__).resolve().parent.parent
 DRIVER = ROOT / "tests" / "fixtures" / "serve_rebuilds.py"
@@ -73,7 +73,7 @@ def test_dirty_rebuilds_after_editing_a_page_an_example_and_a_record_equal_a_ful
 
 
 def test_the_plan_rebuilds_what_an_edit_affects(monkeypatch):
-    monkeypatch.setattr(STATE, "stamps", None)
+    serve = Serve()
     inputs = {"docs/zh/a.md": (1,), "docs/en/a.md": (1,), "examples/ch/x.py": (1,),
               "examples/_outputs/ch/x/cpu.json": (1,), "mkdocs.yml": (1,)}
     headings = {"docs/zh/a.md": "甲", "docs/en/a.md": "A"}
@@ -81,27 +81,27 @@ def test_the_plan_rebuilds_what_an_edit_affects(monkeypatch):
     monkeypatch.setattr(incremental, "_headings", lambda: dict(headings))
     embeds = [SimpleNamespace(rel="ch/x.py", page=f"docs/{lang}/a.md") for lang in ("zh", "en")]
     monkeypatch.setattr(incremental, "all_embeds", lambda: embeds)
-    assert incremental.plan(True).full  # the first build
-    assert incremental.plan(True).pages == set()  # nothing changed
+    assert serve.decide(True).full  # the first build
+    assert serve.decide(True).pages == set()  # nothing changed
     inputs["docs/zh/a.md"] = (2,)
-    p = incremental.plan(True)
+    p = serve.decide(True)
     assert not p.full
     # the page, its twin, and the home pages, whose course map shows every page's description and count
     assert {Path(x).relative_to(incremental.DOCS_DIR).as_posix() for x in p.pages} == {
         "zh/a.md", "en/a.md", "zh/index.md", "en/index.md"}
     inputs["examples/_outputs/ch/x/cpu.json"] = (2,)
-    p = incremental.plan(True)
+    p = serve.decide(True)
     # the pages embedding the example, and their chapters' notebooks (files of the build cache)
     assert {Path(x).relative_to(incremental.REPO_ROOT).as_posix() for x in p.pages} == {
         "docs/zh/a.md", "docs/en/a.md", ".cache/pytorch-notes/notebooks/zh/a.ipynb",
         ".cache/pytorch-notes/notebooks/en/a.ipynb"}
     headings["docs/en/a.md"] = "A, renamed"
-    assert "first heading of docs/en/a.md" in incremental.plan(True).reason
+    assert "first heading of docs/en/a.md" in serve.decide(True).reason
     inputs["mkdocs.yml"] = (2,)
-    assert incremental.plan(True).full
+    assert serve.decide(True).full
     inputs["docs/zh/b.md"] = (1,)
-    assert "appeared" in incremental.plan(True).reason
-    assert not incremental.plan(False).pages and incremental.plan(False).full  # make build: always everything
+    assert "appeared" in serve.decide(True).reason
+    assert not serve.decide(False).pages and serve.decide(False).full  # make build: always everything
 
 
 def test_a_record_or_an_example_maps_to_its_example():
@@ -109,19 +109,16 @@ def test_a_record_or_an_example_maps_to_its_example():
     assert _example_of("examples/_outputs/autograd/backward/cuda.json") == "autograd/backward.py"
 
 
-def test_the_served_search_index_replaces_a_rebuilt_pages_entries_in_place(monkeypatch):
+def test_the_served_search_index_replaces_a_rebuilt_pages_entries_in_place():
     base = {"config": {"lang": ["en"]}, "docs": [
         {"location": "a/", "text": "a"}, {"location": "b/", "text": "old"}, {"location": "b/#x", "text": "old x"},
         {"location": "c/", "text": "c"}]}
-    monkeypatch.setattr(STATE, "dirty", True)
-    monkeypatch.setattr(STATE, "search", {"en": base})
-    monkeypatch.setattr(STATE, "plan", Plan(False, "test", set()))
-    monkeypatch.setattr(STATE, "entries", {"en/b/": [{"location": "en/b/", "text": "new"}],
-                                           "b/": [{"location": "b/", "text": "zh"}]})
-    docs = serve_index("en", None)["docs"]
+    serve = Serve(dirty=True, search={"en": base}, plan=Plan(False, "test", set()))
+    serve.record_entries("en/b/", [{"location": "en/b/", "text": "new"}])
+    serve.record_entries("b/", [{"location": "b/", "text": "zh"}])
+    docs = serve.serve_index("en", None)["docs"]
     assert [d["text"] for d in docs] == ["a", "new", "c"]
-    monkeypatch.setattr(STATE, "plan", Plan(True, "test"))
-    assert [d["location"] for d in serve_index("en", {"config": {}})["docs"]] == ["b/"]
-    monkeypatch.setattr(STATE, "dirty", False)
-    assert serve_index("en", base) is None  # make build splits Material's index itself
-    assert incremental.STATE is STATE
+    serve.plan = Plan(True, "test")
+    assert [d["location"] for d in serve.serve_index("en", {"config": {}})["docs"]] == ["b/"]
+    serve.dirty = False
+    assert serve.serve_index("en", base) is None  # make build splits Material's index itself

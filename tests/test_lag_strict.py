@@ -1,9 +1,10 @@
 """The translation-lag banner never fails ``mkdocs build --strict`` (issue 14, point 5).
 
 A small two-language site is built in a throw-away folder, with the real mkdocs.yml's link
-validation and i18n, the real ``on_page_markdown`` hook, and a ledger (``docs/twins.json``) in which
-one language of a top-level page and of a page in a subfolder changed after the last sync. The
-strict build must pass, the banner must be on the stale twin, and its link must reach the newer one.
+validation and i18n, the ``pytorch-notes`` plugin's real ``on_page_markdown`` (through a hook file),
+and a ledger (``docs/twins.json``) in which one language of a top-level page and of a page in a
+subfolder changed after the last sync. The strict build must pass, the banner must be on the stale
+twin, and its link must reach the newer one.
 """
 
 from __future__ import annotations
@@ -23,17 +24,18 @@ from pytorch_notes import twins
 ROOT = Path(__file__).resolve().parent.parent
 MKDOCS = Path(sys.executable).with_name("mkdocs")
 
-# The site's hook file: the real on_page_markdown, with the ledger read from this site's docs/.
+# The site's hook file: the plugin's real on_page_markdown, with the ledger read from this site's docs/
+# (the whole plugin refuses a site outside this checkout).
 HOOKS = """
 from pathlib import Path
 
 from pytorch_notes import twins
 from pytorch_notes.site import lag
+from pytorch_notes.site.plugin import PyTorchNotesPlugin
 
 DOCS = Path(__file__).resolve().parent / "docs"
 lag.page_lag = lambda page: twins.page_lag(page, DOCS)
-
-from pytorch_notes.site.hooks import on_page_markdown  # noqa: E402,F401
+on_page_markdown = PyTorchNotesPlugin().on_page_markdown
 """
 
 PAGES = {  # page -> (zh text, en text)

@@ -138,7 +138,7 @@ def notebook_pages(site: Path, lang: str) -> list[Path]:
 
 def chapters_with_notebooks(lang: str):
     """The chapters of ``lang`` that embed a captured example, with those examples in page order."""
-    from pytorch_notes.site.bundles import chapters
+    from pytorch_notes.site.chapters import chapters
 
     out = []
     for chapter in chapters(lang):

@@ -5,7 +5,7 @@ A hostile contributor can commit a symbolic link (an example pointing at ``/etc/
 pointing anywhere), a folder named ``x.py``, a file that is not UTF-8, or a record that claims to be
 another example's or another device's. Each case is set up in a throw-away tree: unit checks of
 ``parse_example`` and the store, the real ``scripts/capture.py --examples-dir``, and strict builds of a
-tiny copy of the site (the real hooks, one page per language).
+tiny copy of the site (the real plugin, one page per language).
 """
 
 from __future__ import annotations
@@ -310,11 +310,10 @@ def test_a_file_where_the_store_needs_a_folder_is_named(write_example, examples_
 # --- the site: make build ------------------------------------------------------------------------
 
 def _tiny_site(repo: Path, pages: dict[str, str], examples: dict[str, bytes]) -> Path:
-    """A copy of the pipeline package and hooks in ``repo`` with one page per language and ``examples``,
-    each with a made-up CPU record when it parses; returns ``repo``."""
+    """A copy of the pipeline package (its plugin, ``pytorch-notes``) in ``repo`` with one page per language
+    and ``examples``, each with a made-up CPU record when it parses; returns ``repo``."""
     shutil.copytree(ROOT / "scripts" / "pytorch_notes", repo / "scripts" / "pytorch_notes",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy2(ROOT / "scripts" / "mkdocs_hooks.py", repo / "scripts" / "mkdocs_hooks.py")
     shutil.copy2(ROOT / "constraints.txt", repo / "constraints.txt")
     shutil.copytree(ROOT / "docs" / "overrides", repo / "docs" / "overrides")  # the notebook pages' template
     config = {"site_name": "t", "site_url": "http://127.0.0.1:8000/", "docs_dir": "docs",
@@ -323,8 +322,8 @@ def _tiny_site(repo: Path, pages: dict[str, str], examples: dict[str, bytes]) ->
               "markdown_extensions": ["admonition", "attr_list", "md_in_html", "pymdownx.superfences",
                                       "pymdownx.highlight", "pymdownx.details",
                                       {"pymdownx.tabbed": {"alternate_style": True}}],
-              "hooks": ["scripts/mkdocs_hooks.py"],
-              "plugins": [{"i18n": {"docs_structure": "folder", "reconfigure_material": True, "languages": [
+              "plugins": ["pytorch-notes",
+                          {"i18n": {"docs_structure": "folder", "reconfigure_material": True, "languages": [
                   {"locale": "zh", "name": "中文", "default": True, "build": True},
                   {"locale": "en", "name": "English", "build": True}]}},
                           {"mkdocs-jupyter": {"include": ["*.ipynb"], "ignore": ["*.md"], "execute": False,

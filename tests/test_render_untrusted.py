@@ -82,17 +82,20 @@ def layout_failure(examples_dir, ex, message: str, location: str = "examples/ch/
 @pytest.fixture
 def site_page(examples_dir, monkeypatch):
     """``site_page(lang)``: the HTML of a page that embeds ``ch/ex.py`` of the temporary examples tree,
-    converted as ``mkdocs build`` converts it (the hook, then the site's Markdown with the embed extension)."""
-    from pytorch_notes.site import embed, hooks
+    converted as ``mkdocs build`` converts it (the plugin's ``on_page_markdown``, then the site's Markdown
+    with the embed extension)."""
+    from pytorch_notes.site import embed
+    from pytorch_notes.site.plugin import PyTorchNotesPlugin
     monkeypatch.setattr(embed, "resolve_example", lambda rel: examples_dir / rel)
     monkeypatch.setattr(embed, "parse_example", lambda path: parse_example(path, examples_dir))
     monkeypatch.setattr(embed, "freshness", lambda ex: freshness(ex, examples_dir))
 
     def convert(lang: str = "en") -> str:
         page = SimpleNamespace(file=SimpleNamespace(src_uri=f"{lang}/t.md", url=f"{lang}/t/"))
-        md = hooks.on_page_markdown("# T\n\n::: example ch/ex.py\n", page, SimpleNamespace(use_directory_urls=True),
-                                    None)
-        return to_html(md, embed.EmbedExtension())
+        plugin = PyTorchNotesPlugin()
+        md = plugin.on_page_markdown("# T\n\n::: example ch/ex.py\n", page=page,
+                                     config=SimpleNamespace(use_directory_urls=True), files=None)
+        return to_html(md, embed.EmbedExtension(plugin.embeds))
 
     return convert
 

@@ -25,26 +25,26 @@ class _Store(dict):
 
 @pytest.fixture
 def offloading():
-    buildcache.install()  # sets searchpool.original_add_entry, as a build does
-    searchpool.enable(True)
-    yield
-    searchpool.enable(False)
-    searchpool.shutdown()
+    pool = searchpool.SearchPool()
+    buildcache.install(pool)  # wraps Material's indexing, as a build does
+    pool.enable(True)
+    yield pool
+    pool.shutdown()
 
 
 def _material(pages) -> list[dict]:
     index = SearchIndex(**CONFIG)
     for page in pages:
-        (searchpool.original_add_entry or SearchIndex.add_entry_from_context)(index, page)
+        searchpool.materials_add_entry()(index, page)
     return index.entries
 
 
 def test_offloaded_pages_get_materials_entries_in_page_order(offloading):
     pages = [_page("a/", "自动求导 autograd"), _page("b/", "反向传播 backward"), _page("c/", "优化器 optimizer")]
     index, store = SearchIndex(**CONFIG), _Store()
-    assert searchpool.offload(index, pages[0], "ka", store)
-    searchpool.original_add_entry(index, pages[1])  # a page answered from the cache in between
-    assert searchpool.offload(index, pages[2], "kc", store)
+    assert offloading.offload(index, pages[0], "ka", store)
+    searchpool.materials_add_entry()(index, pages[1])  # a page answered from the cache in between
+    assert offloading.offload(index, pages[2], "kc", store)
     searchpool.resolve(index)
     assert index.entries == _material(pages)
     assert not any(isinstance(e, searchpool.Pending) for e in index.entries)
@@ -53,28 +53,31 @@ def test_offloaded_pages_get_materials_entries_in_page_order(offloading):
 
 def test_what_is_pending_is_resolved_before_material_writes_the_index(offloading):
     from mkdocs.plugins import CombinedEvent
-    from pytorch_notes.site import hooks
+    from pytorch_notes.site.plugin import PyTorchNotesPlugin
 
     index = SearchIndex(**CONFIG)
-    searchpool.offload(index, _page("a/", "张量"), "k", _Store())
+    offloading.offload(index, _page("a/", "张量"), "k", _Store())
     config = SimpleNamespace(plugins={"material/search": SimpleNamespace(search_index=index)})
-    assert isinstance(hooks.on_post_build, CombinedEvent)
-    first = max(hooks.on_post_build.methods, key=lambda m: getattr(m, "mkdocs_priority", 0))
+    on_post_build = PyTorchNotesPlugin().on_post_build
+    assert isinstance(on_post_build, CombinedEvent)
+    first = max(on_post_build.methods, key=lambda m: getattr(m, "mkdocs_priority", 0))
     assert first.mkdocs_priority > 0  # Material's search plugin writes the index at priority 0
-    first(config)
+    first(config=config)
     data = json.loads(index.generate_search_index(None))
     assert data["docs"] == _material([_page("a/", "张量")])
 
 
 def test_off_means_the_build_indexes_the_page_itself():
-    searchpool.enable(False)
-    assert not searchpool.offload(SearchIndex(**CONFIG), _page("a/", "x"), "k", _Store())
+    pool = searchpool.SearchPool()  # off until on_startup of mkdocs build enables it
+    assert not pool.offload(SearchIndex(**CONFIG), _page("a/", "x"), "k", _Store())
+    pool.enable(False)
+    assert not pool.offload(SearchIndex(**CONFIG), _page("a/", "x"), "k", _Store()) and pool.pool is None
 
 
 def test_a_worker_started_early_serves_the_pages(offloading):
-    searchpool.start()  # a cold build: the worker loads jieba before the first page
+    offloading.start()  # a cold build: the worker loads jieba before the first page
     index = SearchIndex(**CONFIG)
     page = _page("a/", "梯度 gradient")
-    searchpool.offload(index, page, "k", _Store())
+    offloading.offload(index, page, "k", _Store())
     searchpool.resolve(index)
     assert index.entries == _material([page])

@@ -46,7 +46,7 @@ def test_language_switcher_keeps_the_page(site):
 def test_notebook_pages_render_cells_not_json(site):
     """One notebook page per chapter and language, rendered by mkdocs-jupyter (cells, not the raw JSON
     that a notebook File dropped by mkdocs-static-i18n gives), with the chapter's .ipynb beside it."""
-    from pytorch_notes.site.bundles import chapters
+    from pytorch_notes.site.chapters import chapters
 
     for lang in LANGUAGES:
         slugs = {c.slug for c in chapters(lang)}
@@ -154,24 +154,25 @@ def fake_page(src_uri: str):
 
 def test_missing_example_fails_naming_page_and_line():
     from mkdocs.exceptions import PluginError
-    from pytorch_notes.site import hooks as mkdocs_hooks
+    from pytorch_notes.site.plugin import PyTorchNotesPlugin
     md = "# T\n\ntext\n\n::: example nowhere/missing.py\n"
     with pytest.raises(PluginError, match=r"docs/zh/t\.md:5: example 'nowhere/missing\.py' not found"):
-        mkdocs_hooks.on_page_markdown(md, fake_page("zh/t.md"), None, None)
+        PyTorchNotesPlugin().on_page_markdown(md, page=fake_page("zh/t.md"), config=None, files=None)
 
 
 def test_malformed_embed_fails_naming_page_and_line():
     from mkdocs.exceptions import PluginError
-    from pytorch_notes.site import hooks as mkdocs_hooks
+    from pytorch_notes.site.plugin import PyTorchNotesPlugin
     md = "# T\n\n::: example autograd\n"
     with pytest.raises(PluginError, match=r"docs/en/t\.md:3: malformed example embed"):
-        mkdocs_hooks.on_page_markdown(md, fake_page("en/t.md"), None, None)
+        PyTorchNotesPlugin().on_page_markdown(md, page=fake_page("en/t.md"), config=None, files=None)
 
 
 def test_embed_syntax_inside_code_fences_is_left_alone():
-    from pytorch_notes.site import hooks as mkdocs_hooks
+    from pytorch_notes.site.plugin import PyTorchNotesPlugin
     md = "# T\n\n```markdown\n::: example nowhere/missing.py\n```\n"
-    assert "::: example nowhere/missing.py" in mkdocs_hooks.on_page_markdown(md, fake_page("en/t.md"), None, None)
+    out = PyTorchNotesPlugin().on_page_markdown(md, page=fake_page("en/t.md"), config=None, files=None)
+    assert "::: example nowhere/missing.py" in out
 
 
 def _nav_links(html: str) -> set[str]:

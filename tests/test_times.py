@@ -165,30 +165,31 @@ def test_the_marker_is_replaced_outside_code_blocks_only(monkeypatch):
     monkeypatch.setattr(site_times, "chapters", lambda *a: [])
     page = SimpleNamespace(file=SimpleNamespace(src_uri="en/times.md", url="en/times/"))
     md = f"# T\n\n{MARKER}\n\n```markdown\n{MARKER}\n```\n\n{MARKER}\n"
-    out = site_times.fill_page(md, page, None, None, "en")
+    out = site_times.TimesPage().fill_page(md, page, None, None, "en")
     assert out.count(MARKER) == 1 and out.index("```") < out.index(MARKER) < out.rindex("```")
     assert out.count('<div class="pn-times"') == 2 and '<div class="pn-times"' in out.split("```")[0]
-    assert site_times.fill_page("# T\n\ntext\n", page, None, None, "en") == "# T\n\ntext\n"
+    assert site_times.TimesPage().fill_page("# T\n\ntext\n", page, None, None, "en") == "# T\n\ntext\n"
 
 
-def test_make_serve_redoes_the_times_page_when_an_example_or_record_changed(monkeypatch, tmp_path):
-    from pytorch_notes.site.incremental import STATE, Plan
+def test_make_serve_redoes_the_times_page_when_an_example_or_record_changed(tmp_path):
+    from pytorch_notes.site.incremental import Plan, Serve
     html_file = tmp_path / "times.html"
     files = SimpleNamespace(documentation_pages=lambda: [SimpleNamespace(src_uri="en/times.md",
                                                                          abs_dest_path=str(html_file))])
-    monkeypatch.setattr(STATE, "dirty", True)
-    monkeypatch.setattr(site_times, "_FILLED_WITH", [site_times._outline()])  # the last filled page: as now
+    serve = Serve(dirty=True)
+    times_page = site_times.TimesPage()
+    times_page.filled_with = site_times._outline()  # the last filled page: as now
     for pages, redone in [({"/r/docs/zh/tensors.md", "/r/docs/en/tensors.md"}, False),  # prose: left alone
                           ({"/r/.cache/pytorch-notes/notebooks/zh/ch.ipynb", "/r/docs/zh/ch.md"}, True)]:  # a record
         # changed: the pages embedding it and their chapter notebooks
         html_file.write_text("x", encoding="utf-8")
-        monkeypatch.setattr(STATE, "plan", Plan(False, "test", pages))
-        site_times.rebuild_when_served(files)
+        serve.plan = Plan(False, "test", pages)
+        times_page.rebuild_when_served(files, serve)
         assert (html_file.stat().st_mtime == 0) == redone, pages
-    monkeypatch.setattr(site_times, "_FILLED_WITH", [()])  # a page embedded other examples then
+    times_page.filled_with = ()  # a page embedded other examples then
     html_file.write_text("x", encoding="utf-8")
-    monkeypatch.setattr(STATE, "plan", Plan(False, "test", {"/r/docs/zh/tensors.md"}))
-    site_times.rebuild_when_served(files)
+    serve.plan = Plan(False, "test", {"/r/docs/zh/tensors.md"})
+    times_page.rebuild_when_served(files, serve)
     assert html_file.stat().st_mtime == 0
 
 

@@ -65,7 +65,7 @@ from pathlib import Path
 from mkdocs.plugins import event_priority
 
 
-@event_priority(-250)  # after scripts/mkdocs_hooks.py added the notebook pages (-200)
+@event_priority(-250)  # after the pytorch-notes plugin added the notebook pages (-200)
 def on_files(files, config):
     for f in files.documentation_pages():
         if not (f.abs_src_path or "").endswith(".ipynb"):
@@ -117,7 +117,7 @@ def bench_exec(tmp: Path, repeat: int, cold: Figure, quick: bool) -> list[Figure
             entry = {"mkdocs-jupyter": opts}
         plugins.append(entry)
     config = write_child_config(root, "mkdocs.bench-exec.yml",
-                                {"plugins": plugins, "hooks": [*cfg["hooks"], "bench_strip_outputs.py"]})
+                                {"plugins": plugins, "hooks": [*cfg.get("hooks", []), "bench_strip_outputs.py"]})
     times = [mkdocs_build(root, site, env, config) for _ in range(repeat)]
     notebooks = list(site.rglob("notebooks/*/index.html"))
     executed = sum(1 for p in notebooks if _OUTPUT_AREA.search(p.read_text(encoding="utf-8")))

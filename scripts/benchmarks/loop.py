@@ -114,10 +114,11 @@ def strip_embeds(markdown: str) -> str:
 
 
 def plain_overrides(cfg: dict) -> dict:
-    """Top-level keys of a child config that builds ``cfg``'s pages as plain Material: no hooks, no
-    mkdocs-jupyter, nothing extra watched; links to the (absent) notebook pages reported, not fatal."""
-    plugins = [p for p in cfg.get("plugins", []) if not (p == "mkdocs-jupyter" or
-                                                        (isinstance(p, dict) and "mkdocs-jupyter" in p))]
+    """Top-level keys of a child config that builds ``cfg``'s pages as plain Material: no hooks, neither
+    the site's plugin (``pytorch-notes``) nor mkdocs-jupyter, nothing extra watched; links to the (absent)
+    notebook pages reported, not fatal."""
+    ours = ("mkdocs-jupyter", "pytorch-notes")
+    plugins = [p for p in cfg.get("plugins", []) if not (p in ours or (isinstance(p, dict) and set(p) & set(ours)))]
     quiet = {"not_found": "info", "anchors": "info", "unrecognized_links": "info"}
     return {"hooks": [], "plugins": plugins, "watch": [], "validation": {"links": quiet}}
 

@@ -13,7 +13,7 @@ Across processes: every ``mkdocs build`` is a new process that would parse all 1
 their records and localize their comments again (~0.4 s of a ~4 s warm build, 2 cores). A memo
 declared with a ``persist`` name (``file_memo(persist=...)``, ``value_memo``) is also kept in a pickle
 file once ``persist`` names a directory and the version of the code; the site build does both
-(``site/hooks.py``) and calls ``save`` at its end. Results of files whose stat changed are dropped
+(``site/plugin.py``) and calls ``save`` at its end. Results of files whose stat changed are dropped
 when saving, and a change to the package's code (``code_version``) makes every stored file unread.
 """
 

@@ -8,7 +8,7 @@ last declared the pair in step. Comparing with the current text tells which side
 * both changed: both are flagged until someone confirms they are in step again;
 * a page not recorded yet (new): flagged until its pair is recorded.
 
-The site shows a banner on a page whose twin moved on (``scripts/mkdocs_hooks.py``), and
+The site shows a banner on a page whose twin moved on (``scripts/pytorch_notes/site/lag.py``), and
 ``tests/test_content.py`` fails listing every such pair. After updating the translation
 (or deciding the change needs none, e.g. a typo), record the pair as in step::
 

@@ -35,6 +35,7 @@ from pathlib import Path
 from pytorch_notes import filememo
 from pytorch_notes.settings import REPO_ROOT
 from pytorch_notes.site import searchpool
+from pytorch_notes.site.searchpool import SearchPool
 
 CACHE_DIR = REPO_ROOT / ".cache" / "pytorch-notes"
 _FORMAT = 2  # bump when a key or a stored form changes
@@ -57,21 +58,23 @@ def _digest(payload) -> str | None:
     return hashlib.sha256(data.encode("utf-8")).hexdigest()
 
 
-def text_digest(text: str) -> str:
-    """SHA-256 of ``text`` (UTF-8), computed once per string object: a page's HTML is in the key of its
+class TextDigests:
+    """SHA-256 of a text (UTF-8), computed once per string object: a page's HTML is in the key of its
     search entries and of its render (``rendercache``), and ``json.dumps`` of a 40-170 KB page cost
-    3 times as much as hashing it."""
-    found = _TEXT_DIGESTS.get(id(text))
-    if found is not None and found[0] is text:
-        return found[1]
-    if len(_TEXT_DIGESTS) > 4096:
-        _TEXT_DIGESTS.clear()
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    _TEXT_DIGESTS[id(text)] = (text, digest)  # holds the string: its id is not reused meanwhile
-    return digest
+    3 times as much as hashing it. The plugin holds one, shared by the caches of its builds."""
 
+    def __init__(self) -> None:
+        self.known: dict[int, tuple[str, str]] = {}  # id -> (the string, held so the id is not reused; digest)
 
-_TEXT_DIGESTS: dict[int, tuple[str, str]] = {}
+    def __call__(self, text: str) -> str:
+        found = self.known.get(id(text))
+        if found is not None and found[0] is text:
+            return found[1]
+        if len(self.known) > 4096:
+            self.known.clear()
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        self.known[id(text)] = (text, digest)
+        return digest
 
 
 def _toc(items) -> list:
@@ -86,23 +89,21 @@ def _user_words() -> str:
     return hashlib.sha256(USER_DICTIONARY.read_bytes()).hexdigest() if USER_DICTIONARY.exists() else ""
 
 
-def search_key(page) -> str | None:
+def search_key(page, digests: TextDigests) -> str | None:
     """The key of ``page``'s search entries: a SHA-256 over everything Material reads from the page."""
     meta = page.meta or {}
     return _digest([_FORMAT, _version("mkdocs-material"), _version("jieba"), _user_words(), page.url, str(page.title),
-                    meta.get("title"), meta.get("search"), meta.get("tags"), _toc(page.toc), text_digest(page.content)])
+                    meta.get("title"), meta.get("search"), meta.get("tags"), _toc(page.toc), digests(page.content)])
 
 
-def persist_memos(root: Path = CACHE_DIR) -> None:
+def persist_memos(version: str | None = None, root: Path = CACHE_DIR) -> str:
     """Keep the pipeline's memos (``filememo``: parsed examples, records, localized comments) in
-    ``root/memo``, under a digest of the pipeline package's code (``on_config``)."""
-    global _code_version
-    if _code_version is None:
-        _code_version = filememo.code_version(Path(filememo.__file__).parent)
-    filememo.persist(root / "memo", _code_version)
-
-
-_code_version: str | None = None
+    ``root/memo``, under ``version``, a digest of the pipeline package's code (``on_config``); returns it
+    (computed when None: the plugin passes the one it got back last time)."""
+    if version is None:
+        version = filememo.code_version(Path(filememo.__file__).parent)
+    filememo.persist(root / "memo", version)
+    return version
 
 
 def compiled_templates(env, root: Path = CACHE_DIR) -> None:
@@ -139,41 +140,46 @@ class DiskCache:
         os.replace(tmp, path)
 
 
-def install(root: Path = CACHE_DIR) -> None:
-    """Wrap Material's search indexing with the disk cache (once per process).
+def install(pool: SearchPool | None = None, serve=None, digests: TextDigests | None = None,
+            root: Path = CACHE_DIR) -> None:
+    """Wrap Material's search indexing with the disk cache, for the builds of the plugin that owns ``pool``,
+    ``serve`` and ``digests`` (``on_config``; wrapped again only when another owner installs it).
 
     The wrapper of ``SearchIndex.add_entry_from_context`` also hands each page's entries to
-    ``incremental.record_entries`` (``make serve`` patches its index page by page) and, under
-    ``mkdocs build``, a page missing from the cache to ``searchpool`` (resolved by ``on_post_build``
-    before Material writes the index).
+    ``serve.record_entries`` (``incremental.Serve``: ``make serve`` patches its index page by page) and,
+    under ``mkdocs build``, a page missing from the cache to ``pool`` (``searchpool``, resolved by
+    ``on_post_build`` before Material writes the index).
 
     Patch: Material has no public way to reuse a page's entries. No upstream issue asks for one (searched
     2026-11-27); the report that would remove this wrapper is in CONTRIBUTING.md, "Patches"."""
     from material.plugins.search.plugin import SearchIndex
 
-    from pytorch_notes.site import incremental  # noqa: PLC0415
+    owner = (pool, serve, digests, root)
+    installed = getattr(SearchIndex.add_entry_from_context, "_pytorch_notes_owner", None)
+    if installed is not None and all(a is b for a, b in zip(installed, owner, strict=True)):
+        return
+    entries = DiskCache("search", root)
+    add_entry = searchpool.materials_add_entry()
+    digest = digests if digests is not None else TextDigests()
 
-    if not getattr(SearchIndex.add_entry_from_context, "_pytorch_notes_cached", False):
-        entries = DiskCache("search", root)
-        add_entry = SearchIndex.add_entry_from_context
-        searchpool.original_add_entry = add_entry
+    @functools.wraps(add_entry)
+    def add_entry_from_context(self, page):
+        start = len(self.entries)
+        key = None if (page.meta or {}).get("search", {}).get("exclude") else search_key(page, digest)
+        if key is not None and (found := entries.get(key)) is not None:
+            self.entries.extend(found)
+        elif key is not None and pool is not None and pool.offload(self, page, key, entries):  # beside the build
+            return None  # mkdocs build, not make serve: nothing to record
+        else:
+            add_entry(self, page)  # an excluded page gives no entries: no key to compute
+            if key is not None:
+                entries.put(key, self.entries[start:])
+        if serve is not None:
+            serve.record_entries(page.url, list(self.entries[start:]))
+        return None
 
-        def add_entry_from_context(self, page):
-            start = len(self.entries)
-            key = None if (page.meta or {}).get("search", {}).get("exclude") else search_key(page)
-            if key is not None and (found := entries.get(key)) is not None:
-                self.entries.extend(found)
-            elif key is not None and searchpool.offload(self, page, key, entries):  # mkdocs build: beside it
-                return None  # outside make serve: nothing to record
-            else:
-                add_entry(self, page)  # an excluded page gives no entries: no key to compute
-                if key is not None:
-                    entries.put(key, self.entries[start:])
-            incremental.record_entries(page.url, list(self.entries[start:]))
-            return None
-
-        add_entry_from_context._pytorch_notes_cached = True  # type: ignore[attr-defined]
-        SearchIndex.add_entry_from_context = add_entry_from_context
+    add_entry_from_context._pytorch_notes_owner = owner  # type: ignore[attr-defined]
+    SearchIndex.add_entry_from_context = add_entry_from_context
 
 
 _THEME_FILES = "Files.add_files_from_theme.<locals>.filter"  # MkDocs' filter of a theme's static files

@@ -1,9 +1,10 @@
 """Embeds: each ``::: example <chapter>/<name>.py`` line of a page becomes the rendered example, read
 from the store (never executed).
 
-``prepare_embeds`` (from ``on_page_markdown``) checks a page's embeds and renders them;
+``Embeds.prepare`` (from ``on_page_markdown``) checks a page's embeds and renders them;
 ``EmbedExtension``, a Markdown extension added in ``on_config``, puts them in place while the page's
-Markdown is converted, with their HTML in the stash.
+Markdown is converted, with their HTML in the stash. Both share the plugin's ``Embeds``: the page being
+built and, for one build, each example's state in the store.
 """
 
 from __future__ import annotations
@@ -28,51 +29,6 @@ from pytorch_notes.site.urls import chapter_notebook_url, example_ipynb_url, lan
 from pytorch_notes.store.records import StoreError, freshness
 from pytorch_notes.store.untrusted import terminal_text
 
-_FRESHNESS: dict[tuple[str, str], object] = {}  # (example id, its key) -> Freshness, for one build
-_building = [False]  # between ``new_build`` and ``end_build``
-_REPORTED: set[str] = set()  # the refused examples ``example_files`` logged in this build
-
-
-def new_build() -> None:
-    """A build starts (outer ``on_config``): read the store's state again (a capture may have written
-    since the last build) and keep it until ``end_build``."""
-    _FRESHNESS.clear()
-    _REPORTED.clear()
-    _building[0] = True
-
-
-def end_build() -> None:
-    """The build is over (outer ``on_post_build``, ``on_build_error``): outside a build every call
-    reads the store."""
-    _FRESHNESS.clear()
-    _building[0] = False
-
-
-def _freshness(example):
-    """``records.freshness(example)``, read once per build: the build asks for each example ~8 times
-    (its embeds and notebooks in both languages, downloads, figures: 1,306 calls, 0.2 s of a dirty
-    rebuild under ``cProfile``). Raises what ``freshness`` raises; an error is not kept."""
-    if not _building[0]:
-        return freshness(example)
-    key = (example.rel, example.key)
-    found = _FRESHNESS.get(key)
-    if found is None:
-        found = _FRESHNESS[key] = freshness(example)
-    return found
-
-
-def shown_example(rel: str):
-    """(the example as it is now, the record a page shows for it: ``Freshness.record``), each None when
-    it cannot be read (on_page_markdown stops the build naming the page and line)."""
-    try:
-        example = parse_example(resolve_example(rel))
-    except (ExampleError, OSError):
-        return None, None
-    try:
-        return example, _freshness(example).record
-    except (StoreError, OSError):
-        return example, None
-
 
 def py_url(lang: str, rel: str) -> str:
     """Site path of the ``.py`` download of example ``rel`` in ``lang`` (its comments in that language):
@@ -89,23 +45,106 @@ class _PageEmbeds:
     shown: dict[str, object] = field(default_factory=dict)  # example id -> the record its block shows first
 
 
-_current: _PageEmbeds | None = None  # MkDocs renders one page at a time: on_page_markdown, then its Markdown
+class Embeds:
+    """The embeds of the plugin's builds: the page being built (MkDocs renders one page at a time:
+    ``on_page_markdown``, then its Markdown) and, between ``new_build`` and ``end_build``, each example's
+    state in the store, read once."""
+
+    def __init__(self) -> None:
+        self.current: _PageEmbeds | None = None
+        self.building = False
+        self.fresh: dict[tuple[str, str], object] = {}  # (example id, its key) -> Freshness, for one build
+        self.reported: set[str] = set()  # the refused examples ``example_files`` logged in this build
+
+    def new_build(self) -> None:
+        """A build starts (outer ``on_config``): read the store's state again (a capture may have written
+        since the last build) and keep it until ``end_build``."""
+        self.fresh.clear()
+        self.reported.clear()
+        self.building = True
+
+    def end_build(self) -> None:
+        """The build is over (outer ``on_post_build``, ``on_build_error``): outside a build every call
+        reads the store."""
+        self.fresh.clear()
+        self.building = False
+
+    def freshness(self, example):
+        """``records.freshness(example)``, read once per build: the build asks for each example ~8 times
+        (its embeds and notebooks in both languages, downloads, figures: 1,306 calls, 0.2 s of a dirty
+        rebuild under ``cProfile``). Raises what ``freshness`` raises; an error is not kept."""
+        if not self.building:
+            return freshness(example)
+        key = (example.rel, example.key)
+        found = self.fresh.get(key)
+        if found is None:
+            found = self.fresh[key] = freshness(example)
+        return found
+
+    def shown_example(self, rel: str):
+        """(the example as it is now, the record a page shows for it: ``Freshness.record``), each None when
+        it cannot be read (on_page_markdown stops the build naming the page and line)."""
+        try:
+            example = parse_example(resolve_example(rel))
+        except (ExampleError, OSError):
+            return None, None
+        try:
+            return example, self.freshness(example).record
+        except (StoreError, OSError):
+            return example, None
+
+    def prepare(self, markdown: str, page, config, lang: str, page_name: str) -> None:
+        """Check every embed of a page and render it from the store, for ``EmbedPreprocessor``.
+
+        Raises:
+            PluginError: a malformed or misspelled embed, a missing example, an unreadable example or
+                store file; the message starts with ``page:line:``. Stale or missing records and failed
+                captures are logged as warnings (so ``mkdocs build --strict`` fails) and shown on the page.
+        """
+        try:
+            embeds = find_embeds(markdown, page_name)
+        except PageError as exc:
+            raise PluginError(str(exc)) from None
+        self.current = _PageEmbeds(page_name)
+        _render(self.current, embeds, page, config, lang, self.freshness)
+
+    def prepared(self) -> tuple[str | None, dict[tuple[str, int], str]]:
+        """What ``EmbedPreprocessor`` reads during the conversion now due: the page name and the rendered
+        embeds ``prepare`` left (``mdcache`` keys a conversion by them)."""
+        return (None, {}) if self.current is None else (self.current.page_name, dict(self.current.rendered))
+
+    def example_files(self, files, config, lang: str = LANGUAGES[0]) -> None:
+        """Add each example's ``.py`` download of ``lang`` (``py_url``; ``NotebookSite.stamp_py_downloads``
+        puts its comments in that language) and the figures of all its records (at the site's root,
+        shared by both languages) to the site.
+
+        Only an example that ``parse_example`` accepts is published: a plain UTF-8 file inside examples/,
+        never a symbolic link (whose target could be any file of the building machine), a folder or a
+        malformed script. Each refused one is logged as an error, ``file:line: why``, once per build, so
+        that ``mkdocs build --strict`` fails naming it (an embed of it also stops the build, in ``prepare``).
+        """
+        for path in discover_examples(EXAMPLES_DIR):
+            try:
+                example = parse_example(path)
+            except ExampleError as exc:
+                if str(exc) not in self.reported:
+                    self.reported.add(str(exc))
+                    log.error(terminal_text(f"{exc} (not published)"))
+                continue
+            files.append(File.generated(config, py_url(lang, example.rel), abs_src_path=str(example.path)))
+            try:
+                devices = self.freshness(example).devices.values()
+            except StoreError:
+                continue  # reported with page and line by on_page_markdown
+            for dev in devices:
+                for asset in figure_assets(dev.record).values():
+                    files.append(File.generated(config, asset.path, content=asset.data))
 
 
-def prepare_embeds(markdown: str, page, config, lang: str, page_name: str) -> None:
-    """Check every embed of a page and render it from the store, for ``EmbedPreprocessor``.
-
-    Raises:
-        PluginError: a malformed or misspelled embed, a missing example, an unreadable example or
-            store file; the message starts with ``page:line:``. Stale or missing records and failed
-            captures are logged as warnings (so ``mkdocs build --strict`` fails) and shown on the page.
-    """
-    global _current
-    try:
-        embeds = find_embeds(markdown, page_name)
-    except PageError as exc:
-        raise PluginError(str(exc)) from None
-    _current = _PageEmbeds(page_name)
+def _render(current: _PageEmbeds, embeds, page, config, lang: str, fresh_of) -> None:
+    """Render a page's ``embeds`` into ``current`` (``Embeds.prepare``); ``fresh_of`` gives an example's
+    freshness."""
+    page_name = current.page_name
     page_url = page.file.url
 
     def url_for(site_path: str) -> str:
@@ -120,7 +159,7 @@ def prepare_embeds(markdown: str, page, config, lang: str, page_name: str) -> No
                               f"(expected the file examples/{e.rel})")
         try:
             example = parse_example(path)
-            fresh = _freshness(example)
+            fresh = fresh_of(example)
         except (ExampleError, StoreError) as exc:
             raise PluginError(terminal_text(f"{page_name}:{e.line}: {exc}")) from None
         if fresh.state != "fresh":
@@ -136,15 +175,9 @@ def prepare_embeds(markdown: str, page, config, lang: str, page_name: str) -> No
                       page_url=(getattr(config, "site_url", None) or "") + page_url,
                       **notebook_services((getattr(config, "extra", None) or {}).get("published_notebooks", ""),
                                           lang, e.rel))
-        _current.rendered[(e.rel, e.occurrence)], _ = render_example(example, fresh, lang, url_for, links, e.anchor)
+        current.rendered[(e.rel, e.occurrence)], _ = render_example(example, fresh, lang, url_for, links, e.anchor)
         if fresh.record is not None:
-            _current.shown[e.rel] = fresh.record
-
-
-def prepared_embeds() -> tuple[str | None, dict[tuple[str, int], str]]:
-    """What ``EmbedPreprocessor`` reads during the conversion now due: the page name and the rendered
-    embeds ``prepare_embeds`` left (``mdcache`` keys a conversion by them)."""
-    return (None, {}) if _current is None else (_current.page_name, dict(_current.rendered))
+            current.shown[e.rel] = fresh.record
 
 
 def notebook_services(published: str, lang: str, rel: str) -> dict[str, str]:
@@ -181,15 +214,21 @@ class EmbedPreprocessor(Preprocessor):
     The example's code cells stay fenced code blocks (highlighted by pymdownx.superfences, which runs
     after this); each of its raw HTML blocks (outputs, notices, the provenance line) is stored in the
     Markdown instance's HTML stash, as mkdocstrings does, so no later Markdown processing can touch it,
-    whatever the block holds and however deep it is nested (tabs, admonitions, lists).
+    whatever the block holds and however deep it is nested (tabs, admonitions, lists). The page's
+    rendered embeds are those ``embeds`` (``Embeds.prepare``) holds.
     """
 
+    def __init__(self, md, embeds: Embeds | None) -> None:
+        super().__init__(md)
+        self.embeds = embeds
+
     def run(self, lines: list[str]) -> list[str]:
-        if _current is None:
+        current = self.embeds.current if self.embeds is not None else None
+        if current is None:
             return lines
         out = list(lines)
-        for e in reversed(find_embeds("\n".join(lines), _current.page_name)):
-            rendered = _current.rendered.get((e.rel, e.occurrence))
+        for e in reversed(find_embeds("\n".join(lines), current.page_name)):
+            rendered = current.rendered.get((e.rel, e.occurrence))
             if rendered is None:
                 continue
             block = rendered.splitlines()
@@ -202,36 +241,14 @@ class EmbedPreprocessor(Preprocessor):
 
 
 class EmbedExtension(Extension):
-    """The ``::: example`` syntax as a Markdown extension (added to every page's Markdown by ``on_config``)."""
+    """The ``::: example`` syntax as a Markdown extension (added to every page's Markdown by ``on_config``),
+    putting in place the embeds that ``embeds`` prepared."""
+
+    def __init__(self, embeds: Embeds | None = None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.embeds = embeds
 
     def extendMarkdown(self, md) -> None:  # noqa: N802 - Python-Markdown's name
         # After normalize_whitespace (30), before the fenced code of pymdownx.superfences (25).
-        md.preprocessors.register(EmbedPreprocessor(md), "pytorch_notes_embed", 28)
+        md.preprocessors.register(EmbedPreprocessor(md, self.embeds), "pytorch_notes_embed", 28)
 
-
-def example_files(files, config, lang: str = LANGUAGES[0]) -> None:
-    """Add each example's ``.py`` download of ``lang`` (``py_url``; ``notebooks.stamp_py_downloads``
-    puts its comments in that language) and the figures of all its records (at the site's root,
-    shared by both languages) to the site.
-
-    Only an example that ``parse_example`` accepts is published: a plain UTF-8 file inside examples/,
-    never a symbolic link (whose target could be any file of the building machine), a folder or a
-    malformed script. Each refused one is logged as an error, ``file:line: why``, once per build, so that
-    ``mkdocs build --strict`` fails naming it (an embed of it also stops the build, in ``prepare_embeds``).
-    """
-    for path in discover_examples(EXAMPLES_DIR):
-        try:
-            example = parse_example(path)
-        except ExampleError as exc:
-            if str(exc) not in _REPORTED:
-                _REPORTED.add(str(exc))
-                log.error(terminal_text(f"{exc} (not published)"))
-            continue
-        files.append(File.generated(config, py_url(lang, example.rel), abs_src_path=str(example.path)))
-        try:
-            devices = _freshness(example).devices.values()
-        except StoreError:
-            continue  # reported with page and line by on_page_markdown
-        for dev in devices:
-            for asset in figure_assets(dev.record).values():
-                files.append(File.generated(config, asset.path, content=asset.data))

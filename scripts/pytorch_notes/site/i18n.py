@@ -1,15 +1,16 @@
 """Language details of the built pages: a 404 page per language, Chinese UI strings, ``lang="zh-CN"``.
 
-Its two events run at other priorities than the glue's own (``hooks.py``), so they are a second hook
-file, ``scripts/mkdocs_i18n_hooks.py``, listed in ``mkdocs.yml`` after ``scripts/mkdocs_hooks.py``.
+Called by the ``pytorch-notes`` plugin (``plugin.py``):
 
-* ``on_post_page``: Chinese pages declare ``lang="zh-CN"`` and their permalinks say 固定链接, not
-  "Permanent link" (the toc extension's one title serves every language).
-* ``on_post_build``: mkdocs-static-i18n builds each language into the same folder, so the last
-  language's ``404.html`` overwrote the others: every reader got the English one. Each language's 404
-  is kept, the default language's at ``404.html`` and the others' at ``<lang>/404.html``. A 404 page
-  has no page of its own, so mkdocs-static-i18n gave the other languages' 404 the ``<link rel="alternate">``
-  targets of whichever page was built last; they get the default 404's (each language's home).
+* ``localise`` (``on_post_page``, before mkdocs-static-i18n's): Chinese pages declare ``lang="zh-CN"``
+  and their permalinks say 固定链接, not "Permanent link" (the toc extension's one title serves every
+  language).
+* ``keep_404`` (``on_post_build``, before mkdocs-static-i18n's, which builds the other languages):
+  mkdocs-static-i18n builds each language into the same folder, so the last language's ``404.html``
+  overwrote the others: every reader got the English one. Each language's 404 is kept, the default
+  language's at ``404.html`` and the others' at ``<lang>/404.html``. A 404 page has no page of its own,
+  so mkdocs-static-i18n gave the other languages' 404 the ``<link rel="alternate">`` targets of
+  whichever page was built last; they get the default 404's (each language's home).
 """
 
 from __future__ import annotations
@@ -17,15 +18,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from mkdocs.plugins import event_priority
-
 from pytorch_notes.settings import LANGUAGES
 
 DEFAULT = LANGUAGES[0]
 PERMALINK = {"zh": "固定链接"}
 HTML_LANG = {"zh": "zh-CN"}
 
-_saved_404: dict[str, str] = {}
 _ALTERNATE = re.compile(r'<link rel="alternate" href="([^"]*)" hreflang="([^"]*)">')
 
 
@@ -35,7 +33,7 @@ def same_alternates(html: str, model: str) -> str:
     return _ALTERNATE.sub(lambda m: f'<link rel="alternate" href="{targets.get(m[2], m[1])}" hreflang="{m[2]}">', html)
 
 
-def _language(config) -> str:
+def language(config) -> str:
     """The language being built: mkdocs-static-i18n's current one, else the theme's."""
     i18n = config.plugins.get("i18n")
     return getattr(i18n, "current_language", None) or config.theme.get("language") or DEFAULT
@@ -50,27 +48,23 @@ def localise(html: str, lang: str) -> str:
     return html
 
 
-def on_post_page(output: str, page, config) -> str:
-    return localise(output, _language(config))
-
-
-@event_priority(100)  # before mkdocs-static-i18n's on_post_build, which builds the other languages
-def on_post_build(config) -> None:
-    """Keep each language's 404 page (see the module's docstring)."""
+def keep_404(config, saved: dict[str, str]) -> None:
+    """Keep each language's 404 page (see the module's docstring); ``saved``: language -> its 404 page, kept
+    by the plugin from the default language's build for the others'."""
     site = Path(config.site_dir)
     page = site / "404.html"
     if not page.exists():
         return
-    lang = _language(config)
+    lang = language(config)
     html = localise(page.read_text(encoding="utf-8"), lang)
     if lang == DEFAULT:
-        _saved_404[DEFAULT] = html  # the other languages' builds overwrite it next
+        saved[DEFAULT] = html  # the other languages' builds overwrite it next
         page.write_text(html, encoding="utf-8")
         return
     target = site / lang / "404.html"
     target.parent.mkdir(parents=True, exist_ok=True)
-    if DEFAULT in _saved_404:
-        html = same_alternates(html, _saved_404[DEFAULT])
+    if DEFAULT in saved:
+        html = same_alternates(html, saved[DEFAULT])
     target.write_text(html, encoding="utf-8")
-    if DEFAULT in _saved_404:
-        page.write_text(_saved_404[DEFAULT], encoding="utf-8")
+    if DEFAULT in saved:
+        page.write_text(saved[DEFAULT], encoding="utf-8")

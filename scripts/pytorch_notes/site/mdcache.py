@@ -4,7 +4,7 @@ Once page renders came from ``rendercache``, converting the 62 Markdown pages (P
 this site's extensions, ``Page.render``) was the largest part of a warm build left: ~1.1 s of ~4.8 s
 (``py-spy``, 2 cores). ``Page.render`` is a function of
 
-* the page's Markdown after ``on_page_markdown`` and the examples ``embed.prepare_embeds`` rendered
+* the page's Markdown after ``on_page_markdown`` and the examples ``embed.Embeds.prepare`` rendered
   for it (``EmbedPreprocessor`` puts them in place during the conversion);
 * the page's file (source path, URL) and every file of the build with its URL (links resolve to them);
 * the configuration (its Markdown extensions, their settings, link validation levels) as plain data
@@ -27,16 +27,20 @@ import functools
 import json
 import logging
 import os
+from pathlib import Path
 
 from pytorch_notes.settings import REPO_ROOT
-from pytorch_notes.site import embed
-from pytorch_notes.site.buildcache import _version, text_digest
+from pytorch_notes.site.buildcache import TextDigests, _version
 from pytorch_notes.site.rendercache import RenderCache, _code_files, _digest, config_text, plain
 
 LIBRARIES = ("markdown", "mkdocs", "pymdown-extensions", "mkdocs-material", "pygments")
 _FORMAT = 1
-CACHE = RenderCache(REPO_ROOT / ".cache" / "pytorch-notes" / "markdown", suffix=".json")
-_active = [CACHE]  # the cache ``install`` named last
+CACHE_DIR = REPO_ROOT / ".cache" / "pytorch-notes" / "markdown"
+
+
+def new_cache(root: Path = CACHE_DIR) -> RenderCache:
+    """A cache of conversions under ``root`` (the plugin keeps one for all its builds)."""
+    return RenderCache(root, suffix=".json")
 
 
 def build_part(config, files) -> str:
@@ -50,11 +54,12 @@ def build_part(config, files) -> str:
                     settings, listed])
 
 
-def page_key(build: str, page) -> str:
-    """The key of one page's conversion: ``build`` (``build_part``), its Markdown, its embeds and its file."""
-    name, embeds = embed.prepared_embeds()
-    return _digest([build, page.file.src_uri, page.file.url, text_digest(page.markdown), name,
-                    sorted([list(k), text_digest(v)] for k, v in embeds.items())])
+def page_key(build: str, page, prepared: tuple[str | None, dict], digests: TextDigests) -> str:
+    """The key of one page's conversion: ``build`` (``build_part``), its Markdown, its embeds (``prepared``:
+    ``embed.Embeds.prepared``) and its file."""
+    name, embeds = prepared
+    return _digest([build, page.file.src_uri, page.file.url, digests(page.markdown), name,
+                    sorted([list(k), digests(v)] for k, v in embeds.items())])
 
 
 class _Recorder(logging.Handler):
@@ -101,15 +106,19 @@ def _restore(page, entry: dict, files) -> bool:
     return True
 
 
-def install(cache: RenderCache = CACHE) -> None:
-    """Make ``mkdocs.structure.pages.Page.render`` go through ``cache`` (``on_config``; the method is
-    wrapped once per process, and the last cache installed is the one used)."""
+def install(cache: RenderCache | None = None, embeds=None, digests: TextDigests | None = None) -> None:
+    """Make ``mkdocs.structure.pages.Page.render`` go through ``cache`` (``on_config``), a page's conversion
+    keyed with the embeds ``embeds`` (``embed.Embeds``) prepared for it. The method is wrapped again only
+    when another owner (cache, embeds, digests) installs it: the plugin's, once for all its builds."""
     from mkdocs.structure.pages import Page  # noqa: PLC0415
 
-    _active[0] = cache
-    if getattr(Page.render, "_pytorch_notes_cached", False):
+    owner = (cache, embeds, digests)
+    installed = getattr(Page.render, "_pytorch_notes_owner", None)
+    if installed is not None and all(a is b for a, b in zip(installed, owner, strict=True)):
         return
-    render = Page.render
+    render = getattr(Page.render, "__wrapped__", Page.render)  # MkDocs' own
+    cache = new_cache() if cache is None else cache
+    digests = TextDigests() if digests is None else digests
     builds: dict[int, tuple[object, str]] = {}  # id(files) -> (files, its build digest)
 
     @functools.wraps(render)
@@ -120,8 +129,7 @@ def install(cache: RenderCache = CACHE) -> None:
         if found is None or found[0] is not files:
             builds.clear()
             found = builds[id(files)] = (files, build_part(config, files))
-        key = page_key(found[1], self)
-        cache = _active[0]
+        key = page_key(found[1], self, embeds.prepared() if embeds is not None else (None, {}), digests)
         text = cache.get(key)
         if text is not None and _restore(self, json.loads(text), files):
             return None
@@ -135,7 +143,7 @@ def install(cache: RenderCache = CACHE) -> None:
         cache.put(key, json.dumps(_store(self, recorder.said), ensure_ascii=False))
         return None
 
-    cached_render._pytorch_notes_cached = True  # type: ignore[attr-defined]
+    cached_render._pytorch_notes_owner = owner  # type: ignore[attr-defined]
     # Patch: no event comes between on_page_markdown and the conversion, so nothing public can skip it.
     # No upstream issue asks for one (mkdocs/mkdocs#2384, closed, and #3695 discuss serve's speed;
     # searched 2026-11-27): the report that would remove this is in CONTRIBUTING.md, "Patches".

@@ -12,7 +12,6 @@ from mkdocs.utils import get_relative_url
 from pytorch_notes.render.html import figure_assets
 from pytorch_notes.render.notebook import chapter_notebook_title
 from pytorch_notes.site import bundles, notebook_styles
-from pytorch_notes.site.embed import shown_example
 from pytorch_notes.site.notebooks import NotebookSite, is_notebook_page
 from pytorch_notes.site.urls import absolute_page_url, chapter_ipynb_url, lang_root, page_url
 
@@ -33,15 +32,16 @@ def name_pages(pages) -> None:
             page.title = page.file.chapter.title
 
 
-def prepare_page(html: str, page, config) -> str:
-    """``on_page_content`` of a notebook page (other pages pass through):
+def prepare_page(html: str, page, config, tokens: notebook_styles.TokenStyles, embeds) -> str:
+    """``on_page_content`` of a notebook page (other pages pass through); ``tokens``: the Pygments tokens
+    the stylesheet styles, ``embeds`` (``embed.Embeds``): the records the chapter page shows.
 
     * its window title is the notebook's (``自动求导 · 笔记本``) and its template ``notebook.html``, which
       shows under the title the chapter notebook's ``.ipynb``, the chapter's zip and a link back to the
       chapter, all relative to the page (``meta.pn_notebook``);
     * nbconvert's inline ``<style>`` blocks (~595 KB) go: ``docs/assets/jupyter.css`` has the rules the
       notebook pages need (``notebook_styles``), linked by the template; code tokens no rule styles are
-      unwrapped, and the copy buttons' icons drawn by CSS (``_slim_markup``);
+      unwrapped (``tokens``), and the copy buttons' icons drawn by CSS (``_slim_markup``);
     * each figure whose bytes the site serves as a file (``render.html.figure_assets``, the same ones the
       chapter page shows) is linked instead of inlined as base64;
     * the header cell's absolute chapter link (for the downloaded file) becomes relative to the page;
@@ -68,8 +68,8 @@ def prepare_page(html: str, page, config) -> str:
     absolute = absolute_page_url(config, lang, chapter.page)
     if absolute:
         html = html.replace(f'href="{absolute}"', f'href="{chapter_link}"')
-    html = _slim_markup(TOKENS.slim_code(notebook_styles.split_styles(html)[0]))
-    return _link_figures(_title_anchor(html, page), chapter.examples, here)
+    html = _slim_markup(tokens.slim_code(notebook_styles.split_styles(html)[0]))
+    return _link_figures(_title_anchor(html, page), chapter.examples, here, embeds)
 
 
 def _title_anchor(html: str, page) -> str:
@@ -84,7 +84,6 @@ def _title_anchor(html: str, page) -> str:
         '<a class="anchor-link" href="#">', f'<a class="anchor-link" href="#{anchor}">', 1)
 
 
-TOKENS = notebook_styles.TokenStyles()
 _COPY_ICON = re.compile(r'<svg aria-hidden="true" class="clipboard-copy-icon"[^>]*>.*?</svg>', re.S)
 
 
@@ -102,11 +101,11 @@ def _slim_markup(html: str) -> str:
     return html
 
 
-def _link_figures(html: str, examples, here: str) -> str:
+def _link_figures(html: str, examples, here: str, embeds) -> str:
     """Replace each inlined PNG that is one of the chapter's figure files by a link to that file."""
     files: dict[str, str] = {}
     for rel in examples:
-        record = shown_example(rel)[1]
+        record = embeds.shown_example(rel)[1]
         cells = {c.index: c for c in record.cells} if record is not None else {}
         for (index, pos), asset in figure_assets(record).items():
             files["".join(cells[index].outputs[pos].data.split())] = asset.path

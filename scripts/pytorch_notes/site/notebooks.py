@@ -1,7 +1,7 @@
 """The notebook view: one notebook page per chapter and language, and the notebook downloads; and the
 ``.py`` downloads with their header.
 
-A chapter (a page that embeds examples, ``bundles.chapters``) gets, in each language, a notebook of all
+A chapter (a page that embeds examples, ``chapters.chapters``) gets, in each language, a notebook of all
 its captured examples in page order (``render.notebook.build_chapter_notebook``: a header cell, then per
 example a section headed by its file name, anchor from ``urls.section_headings``), which mkdocs-jupyter
 renders as the page ``notebooks/<chapter>/``; the page is also downloadable as ``notebooks/<chapter>.ipynb``,
@@ -36,8 +36,8 @@ from pytorch_notes.render import kinds as kinds_module
 from pytorch_notes.render import notebook as notebook_module
 from pytorch_notes.render.notebook import build_chapter_notebook, build_notebook, dumps, py_download
 from pytorch_notes.settings import LANGUAGES, REPO_ROOT
-from pytorch_notes.site.bundles import Chapter, chapters, nav_pages
-from pytorch_notes.site.embed import py_url, shown_example
+from pytorch_notes.site.chapters import Chapter, chapters, nav_pages
+from pytorch_notes.site.embed import Embeds, py_url
 from pytorch_notes.site.urls import (
     absolute_page_url,
     chapter_ipynb_url,
@@ -51,7 +51,7 @@ from pytorch_notes.site.urls import (
 from pytorch_notes.store.layout import record_path
 
 CACHE_DIR = REPO_ROOT / ".cache" / "pytorch-notes" / "notebooks"
-_RENDERER = [Path(notebook_module.__file__), Path(comments_module.__file__), Path(kinds_module.__file__)]
+_RENDERER = (Path(notebook_module.__file__), Path(comments_module.__file__), Path(kinds_module.__file__))
 
 
 def refuse_leftovers(docs_dir: Path) -> None:
@@ -131,12 +131,15 @@ class _Index:
 
 
 class NotebookSite:
-    """The notebooks of one build (``on_files`` of each language); kept by ``hooks``."""
+    """The notebooks of one build (``on_files`` of each language), from the records ``embeds`` shows; and
+    the ``.py`` downloads. Kept by the plugin (``plugin.py``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, embeds: Embeds) -> None:
+        self.embeds = embeds
         self.chapters: dict[str, dict[str, Chapter]] = {}  # lang -> chapter page -> chapter
         self.written: dict[str, list[tuple[str, Path, Chapter | None]]] = {}  # lang -> its notebook files
         self.version = ""
+        self.py_downloads: dict[tuple, tuple[object, str]] = {}  # ``_py_download``'s, kept across builds
 
     def new_build(self) -> None:
         self.chapters, self.written = {}, {}
@@ -175,7 +178,7 @@ class NotebookSite:
             headings = section_headings(chapter.examples)
             sections = []
             for rel in chapter.examples:
-                example, record = shown_example(rel)
+                example, record = self.embeds.shown_example(rel)
                 if example is None or record is None:
                     continue  # never captured: its embed says so, and it has no section
                 inputs = [self.version, example.sha256, stat_key(record_path(rel, record.device_kind)), lang]
@@ -237,45 +240,41 @@ class NotebookSite:
     def _has_notebook(self, lang: str, page: str) -> bool:
         return any(chapter is not None and chapter.page == page for _, _, chapter in self.written.get(lang, []))
 
+    # --- the .py downloads
 
-# --- the .py downloads ----------------------------------------------------------------------------------
+    def stamp_py_downloads(self, files, config, lang: str) -> None:
+        """Make each example's ``.py`` download of ``lang`` (``embed.py_url``: ``examples/<chapter>/<name>.py``
+        in the site, ``<lang>/examples/…`` for a language other than the default) the example with its
+        comments in ``lang`` (``comments.localize``) under a comment header: where the outputs the site
+        shows were captured, and the chapter page of ``lang`` (absolute URL: the first chapter page, in
+        course order, that embeds it) that explains it. The file under ``examples/`` is not changed.
 
-def stamp_py_downloads(files, config, lang: str, chapter_of: dict[str, str]) -> None:
-    """Make each example's ``.py`` download of ``lang`` (``embed.py_url``: ``examples/<chapter>/<name>.py``
-    in the site, ``<lang>/examples/…`` for a language other than the default) the example with its
-    comments in ``lang`` (``comments.localize``) under a comment header: where the outputs the site
-    shows were captured, and the chapter page of ``lang`` (absolute URL, ``chapter_of``: example -> the
-    first page embedding it) that explains it. The file under ``examples/`` is not changed.
+        A download whose example ``parse_example`` refuses (a symbolic link, a folder, not UTF-8, ...)
+        is taken out of the site: its file is never copied (``Embeds.example_files`` logged why).
+        """
+        chapter_of = self.chapter_of(lang, config)
+        prefix = py_url(lang, "")
+        for f in list(files):
+            src = f.src_uri
+            if not (src.startswith(prefix) and src.endswith(".py")) or src.startswith(prefix + "_"):
+                continue
+            rel = src[len(prefix):]
+            try:
+                source = parse_example(resolve_example(rel)).path.read_text(encoding="utf-8")
+            except (ExampleError, OSError, ValueError):
+                files.remove(f)
+                continue
+            page = chapter_of.get(rel)
+            urls = [u for u in [absolute_page_url(config, lang, page) if page else ""] if u]
+            f.content_string = self._py_download(source, self.embeds.shown_example(rel)[1], urls, lang)
 
-    A download whose example ``parse_example`` refuses (a symbolic link, a folder, not UTF-8, ...)
-    is taken out of the site: its file is never copied (``embed.example_files`` logged why).
-    """
-    prefix = py_url(lang, "")
-    for f in list(files):
-        src = f.src_uri
-        if not (src.startswith(prefix) and src.endswith(".py")) or src.startswith(prefix + "_"):
-            continue
-        rel = src[len(prefix):]
-        try:
-            source = parse_example(resolve_example(rel)).path.read_text(encoding="utf-8")
-        except (ExampleError, OSError, ValueError):
-            files.remove(f)
-            continue
-        page = chapter_of.get(rel)
-        urls = [u for u in [absolute_page_url(config, lang, page) if page else ""] if u]
-        f.content_string = _py_download(source, shown_example(rel)[1], urls, lang)
-
-
-def _py_download(source: str, record, urls: list[str], lang: str) -> str:
-    """``render.notebook.py_download``, kept while its inputs are the same objects: every build (both
-    languages, every rebuild under ``make serve``) stamps all the downloads again."""
-    key = (source, id(record), tuple(urls), lang)
-    found = _PY_DOWNLOADS.get(key)
-    if found is None or found[0] is not record:
-        if len(_PY_DOWNLOADS) > 2048:
-            _PY_DOWNLOADS.clear()
-        found = _PY_DOWNLOADS[key] = (record, py_download(source, record, urls, lang))  # holds the record
-    return found[1]
-
-
-_PY_DOWNLOADS: dict[tuple, tuple[object, str]] = {}
+    def _py_download(self, source: str, record, urls: list[str], lang: str) -> str:
+        """``render.notebook.py_download``, kept while its inputs are the same objects: every build (both
+        languages, every rebuild under ``make serve``) stamps all the downloads again."""
+        key = (source, id(record), tuple(urls), lang)
+        found = self.py_downloads.get(key)
+        if found is None or found[0] is not record:
+            if len(self.py_downloads) > 2048:
+                self.py_downloads.clear()
+            found = self.py_downloads[key] = (record, py_download(source, record, urls, lang))  # holds the record
+        return found[1]

@@ -1,88 +1,284 @@
-"""The ``pytorch-notes`` MkDocs plugin: listed first under ``plugins:`` in mkdocs.yml, so that it
-runs before the other plugins are imported. The glue itself lives in the hook files (``hooks:``).
+"""The ``pytorch-notes`` MkDocs plugin, the site's one entry into MkDocs (entry point in pyproject.toml).
 
-Its one job is ``defer_imports``: modules that another plugin imports at load time but that a build
-seldom uses stay unexecuted until an attribute of theirs is first read. mkdocs-jupyter's plugin
-module imports its converter stack (``mkdocs_jupyter.convert``: nbconvert, mistune, bs4; and
-``jupytext``: nbformat, jsonschema) although a build whose notebooks are all in its cache never
-converts one. ``python -X importtime`` measured these imports at 0.77 s (0.48 s + 0.29 s) of a
-~5 s warm build on this project's 2-core machine. A cold build, and any notebook page that needs
-converting, still import them, on first use.
+Each event delegates to the module of its concern. Nothing here executes an example: everything reads
+the output store written by ``make capture``.
 
-The standard library's ``importlib.util.LazyLoader`` does not do here: on Python 3.11 the import
-system reads ``__spec__`` of a module found in ``sys.modules``, and that read executes a lazy
-module at once (``import jupytext`` in mkdocs-jupyter would load it immediately). ``_Deferred``
-answers ``__spec__`` without loading.
+* ``load_config``: ``defer_imports`` (``deferimports``) and quiet loggers (``quiet``), before MkDocs
+  imports the plugins listed after this one; so it is listed first under ``plugins:`` in mkdocs.yml.
+* ``on_config``: refuse to build a checkout with another checkout's package; add the embed syntax
+  (``embed``); cache search entries (``buildcache``), Markdown conversions (``mdcache``) and page
+  renders (``rendercache``, ``on_env``).
+* ``on_pre_build``, the first ``on_files``: the last build's files are set aside while MkDocs cleans the
+  site, then put back to be written over (``sitedir``).
+* ``on_files``: add each chapter's notebook page and the notebook downloads as generated files
+  (``notebooks``; nothing is written into ``docs/``), the notebooks missing from mkdocs-jupyter's cache
+  rendered ahead on every core (``prewarm``) and kept in its cache for every language
+  (``notebook_view``); the ``.py`` downloads and figures (``embed``), and the zips of each chapter and
+  of the course (``bundles``).
+* ``on_page_markdown``: replace each ``::: example`` line with the rendered example (``embed``) and add
+  the translation-lag banner (``lag``) and the links to the zips (``bundles``); fill the computation-times
+  page and link each chapter's verification line to its rows there (``times``).
+* ``on_page_content``: a notebook page's title, downloads, stylesheets and figures (``notebook_view``).
+* ``on_nav``: each course section gets its chapters' notebook pages (``nav``).
+* ``on_post_page``, ``on_post_build``: a 404 page per language and localised UI strings (``i18n``).
+* ``on_post_build``: first, the search entries computed beside the build in their places (``searchpool``);
+  last, one search index per language (``search``), and the files of the last build that this one did
+  not write again are removed (``sitedir``).
+* ``on_startup``, ``on_serve``, ``on_env``: under ``make serve``, dirty rebuilds that redo exactly what
+  changed and write what a full build writes (``incremental``), files watched with inotify
+  (``servewatch``). Defining ``on_startup`` also makes MkDocs keep this plugin's instance across the
+  rebuilds of ``mkdocs serve``.
+
+State. What a build (or the builds of one process) keeps lives on the plugin's instance: objects made in
+``__init__`` and passed to the functions that need them (the page being built: ``embed.Embeds``; what
+``make serve`` learnt: ``incremental.Serve``; the caches' in-memory parts). No module of ``site/``
+holds mutable build state.
+
+Event order. MkDocs runs an event's handlers by priority (``event_priority``), those of equal priority in
+the order the plugins are listed. This plugin is listed first, but its handlers are meant to follow the
+other plugins' (search, mkdocs-static-i18n, offline, mkdocs-jupyter) as hook files used to: a handler
+without a reason of its own to run elsewhere takes ``AFTER_OTHERS``, after every other plugin's default
+handlers (0) and before their late ones (-50, -100). Events with handlers at several priorities combine
+them (``CombinedEvent``); ``tests/test_plugin.py`` checks the whole order.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import sys
-import types
+from pathlib import Path
 
 from mkdocs.config import config_options
 from mkdocs.config.base import Config
-from mkdocs.plugins import BasePlugin
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from pytorch_notes.site import quiet
+from pytorch_notes import filememo
+from pytorch_notes.settings import LANGUAGES, REPO_ROOT
+from pytorch_notes.site import (
+    buildcache,
+    bundles,
+    coursemap,
+    embed,
+    i18n,
+    incremental,
+    lag,
+    mdcache,
+    nav,
+    notebook_styles,
+    notebook_view,
+    notebooks,
+    prewarm,
+    quiet,
+    rendercache,
+    search,
+    searchpool,
+    servewatch,
+    sitedir,
+    times,
+)
+from pytorch_notes.site.common import page_language
+from pytorch_notes.site.deferimports import defer_import
+
+AFTER_OTHERS = -1  # after the other plugins' default handlers (0), before their late ones (-50, -100)
 
 
-class _Deferred(types.ModuleType):
-    """Stands in ``sys.modules`` for a module that has not been executed yet.
-
-    Reading any attribute it does not hold (everything but the name and the spec) imports the real
-    module, puts it in ``sys.modules`` and copies its namespace here, so that names bound to this
-    object (``import jupytext`` in another module) keep working.
-    """
-
-    def __init__(self, name: str, spec) -> None:
-        super().__init__(name)
-        self.__spec__ = spec
-
-    def __getattr__(self, attr: str):
-        name = self.__name__
-        if sys.modules.get(name) is self:
-            del sys.modules[name]
-        real = importlib.import_module(name)
-        vars(self).update({k: v for k, v in vars(real).items() if k != "__spec__"})
-        self.__spec__ = real.__spec__
-        return getattr(real, attr)
-
-
-def defer_import(name: str) -> bool:
-    """Put a stand-in for module ``name`` in ``sys.modules`` until it is used.
-
-    Returns False, doing nothing, when ``name`` is imported already or cannot be found. The parent
-    package of a dotted ``name`` is imported (``importlib.util.find_spec`` needs it) and gets the
-    stand-in as its attribute, so ``from package import module`` finds it too.
-    """
-    if name in sys.modules:
-        return False
-    spec = importlib.util.find_spec(name)
-    if spec is None:
-        return False
-    stand_in = _Deferred(name, spec)
-    sys.modules[name] = stand_in
-    parent, _, child = name.rpartition(".")
-    if parent:
-        setattr(sys.modules[parent], child, stand_in)
-    return True
+def _inner(config) -> bool:
+    """True in the builds mkdocs-static-i18n runs for the other languages inside the outer build."""
+    return bool(getattr(config.plugins.get("i18n"), "building", False))
 
 
 class PyTorchNotesConfig(Config):
+    # modules another plugin imports at load time but a build seldom uses (``deferimports``)
     defer_imports = config_options.ListOfItems(config_options.Type(str), default=[])
 
 
 class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
-    """Defers ``defer_imports`` as soon as MkDocs has read this plugin's configuration, before it
-    imports the plugins listed after this one."""
+    """The site's glue (see the module docstring). Its builds' state lives on this instance, in the objects
+    made here and handed to the modules that need them; no module holds any. One instance per process:
+    MkDocs keeps it across the rebuilds of ``mkdocs serve`` (it defines ``on_startup``), so its caches
+    and what the last build learnt live on between them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.serve = incremental.Serve()  # make serve: what the last build learnt, what this one redoes
+        self.embeds = embed.Embeds()  # the page being built; each example's state in the store, per build
+        self.notebooks = notebooks.NotebookSite(self.embeds)  # the notebooks of the current build
+        self.prewarm = prewarm.Prewarm()  # their conversion ahead, in a cold build
+        self.site = sitedir.SiteDir()  # the last build's files, written over (MkDocs would delete them first)
+        self.bundles = bundles.Bundles()  # the zips, kept in memory across rebuilds
+        self.times = times.TimesPage()  # the computation-times page
+        self.tokens = notebook_styles.TokenStyles()  # the code tokens the notebook stylesheet styles
+        self.search_pool = searchpool.SearchPool()  # search entries computed beside the build
+        self.digests = buildcache.TextDigests()  # page texts hashed once for the caches' keys
+        self.page_cache = rendercache.RenderCache()  # page renders (rendercache) ...
+        self.markdown_cache = mdcache.new_cache()  # ... and Markdown conversions (mdcache)
+        self.code_version: str | None = None  # the digest of the package's code (buildcache.persist_memos)
+        self.saved_404: dict[str, str] = {}  # language -> its 404 page (i18n.keep_404)
 
     def load_config(self, options, config_file_path=None):
+        """Defer ``defer_imports`` as soon as MkDocs has read this plugin's configuration, before it
+        imports the plugins listed after this one."""
         errors, warnings = super().load_config(options, config_file_path)
         quiet.quiet_other_packages()  # before jieba's first import (Material's search plugin, loaded next)
         if not errors:
             for name in self.config.defer_imports:
                 defer_import(name)
         return errors, warnings
+
+    @event_priority(AFTER_OTHERS)
+    def on_startup(self, *, command, dirty) -> None:
+        """``mkdocs serve --dirty`` (``make serve``): rebuild only what changed (``incremental``); other
+        packages' per-file INFO lines off (``quiet``)."""
+        # again after the plugins are loaded: importing jieba (Material's search plugin) sets its logger to DEBUG
+        quiet.quiet_other_packages()
+        self.serve.serve_dirty(bool(dirty) and command == "serve")
+        self.search_pool.enable(command == "build")  # index uncached pages in a worker beside the build
+
+    @event_priority(AFTER_OTHERS)
+    def on_serve(self, server, *, config, builder):
+        """Watch files with inotify instead of MkDocs' 0.5 s polling (``servewatch.faster_watcher``), and
+        have jieba ready for the first rebuild's search entries."""
+        servewatch.load_segmenter_in_background()
+        return servewatch.faster_watcher(server)
+
+    @event_priority(AFTER_OTHERS)  # after search and offline, before mkdocs-static-i18n (-100)
+    def on_config(self, config):
+        """Add the embed syntax (``embed.EmbedExtension``) to every page's Markdown, and stop a build whose
+        pipeline package belongs to another checkout than its ``mkdocs.yml``.
+
+        The package is installed in editable mode from one checkout; a build of a copy of the repository
+        (the benchmark, some tests) must import the copy's own package with ``PYTHONPATH=<copy>/scripts``,
+        or it would silently read the other checkout's examples and records.
+        """
+        here = Path(config.config_file_path).resolve().parent
+        if here != REPO_ROOT:
+            raise PluginError(f"{config.config_file_path}: the pipeline package was imported from {REPO_ROOT}/scripts, "
+                              f"not from this checkout; run with PYTHONPATH={here}/scripts")
+        notebooks.refuse_leftovers(Path(config.docs_dir))
+        config.markdown_extensions.append(embed.EmbedExtension(self.embeds))  # the ::: example syntax
+        buildcache.install(self.search_pool, self.serve, self.digests)  # reuse search entries of unchanged inputs
+        mdcache.install(self.markdown_cache, self.embeds, self.digests)  # and Markdown conversions
+        buildcache.theme_listing()  # the theme's 14,500 files listed once per process, not per build
+        # parsed examples, loaded records, localized comments: kept across builds
+        self.code_version = buildcache.persist_memos(self.code_version)
+        if not _inner(config):  # the outer build (i18n builds the other languages inside it)
+            self.serve.start_build(config)
+            self.embeds.new_build()
+            self.notebooks.new_build()
+            self.page_cache.start()
+            self.markdown_cache.start()
+        return config
+
+    @event_priority(AFTER_OTHERS)  # after mkdocs-jupyter's
+    def on_pre_build(self, *, config) -> None:
+        if not _inner(config) and not self.serve.dirty:  # make serve never cleans
+            self.site.set_aside(config.site_dir)  # MkDocs' clean-up, next, finds nothing to delete
+        cold = not (buildcache.CACHE_DIR / "search").is_dir()
+        if not _inner(config) and self.serve.plan.full and cold:
+            self.search_pool.start()  # a cold build: the search worker loads jieba while the notebooks are converted
+
+    @event_priority(1000)  # first: MkDocs has cleaned the site (or not, --dirty)
+    def _restore_site(self, files, *, config):
+        self.site.put_back()  # the last build's files, to be written over
+        return files
+
+    @event_priority(-200)  # after mkdocs-static-i18n (-100)
+    def _add_files(self, files, *, config):
+        lang = page_language(config)
+        self.notebooks.add_files(files, config, lang)  # the chapter notebook pages and the .ipynb downloads
+        notebook_view.keep_render_cache(self.notebooks, config)  # every language's notebooks stay in the cache
+        if not _inner(config) and self.serve.plan.full:
+            self.prewarm.start(config, self.notebooks.sources())  # a cold build renders the notebooks on every core
+        self.embeds.example_files(files, config, lang)
+        self.notebooks.stamp_py_downloads(files, config, lang)  # the .py downloads: localized, with a header
+        self.bundles.add_bundles(files, config, lang)  # "download all": a zip per chapter and one of the course
+        self.serve.mark_for_rebuild(files, lang)  # under make serve: the pages this rebuild must redo
+        self.times.rebuild_when_served(files, self.serve)  # and the times page, when an example or record did
+        if self.serve.dirty:  # make serve: a generated file with the same content is not rewritten
+            files = sitedir.keep_unchanged_generated_files(files, config)
+        return files
+
+    on_files = CombinedEvent(_restore_site, _add_files)
+
+    @event_priority(-200)  # after mkdocs-static-i18n (-100)
+    def on_nav(self, nav_, *, config, files):
+        notebook_view.name_pages(nav_.pages + [f.page for f in files.documentation_pages() if f.page])
+        return nav.add_notebook_sections(nav_, config, files)
+
+    @event_priority(AFTER_OTHERS)  # after mkdocs-static-i18n's
+    def on_env(self, env, *, config, files):
+        buildcache.compiled_templates(env)  # Material's templates compiled once, not on every build
+        rendercache.install(env, config, self.page_cache, self.digests)  # an unchanged page is not rendered again
+        self.serve.restore_skipped_pages(files)  # titles of the pages a dirty rebuild did not read
+        return env
+
+    @event_priority(AFTER_OTHERS)  # after mkdocs-static-i18n's (50)
+    def on_page_markdown(self, markdown: str, *, page, config, files) -> str:
+        src = page.file.src_uri
+        if not src.endswith(".md"):
+            self.prewarm.wait(page.file.abs_src_path)  # a notebook page: its conversion ahead is done
+            return markdown
+        lang = src.split("/", 1)[0] if src.split("/", 1)[0] in LANGUAGES else LANGUAGES[0]
+        banner = lag.twin_lag_banner(page, lang)
+        self.embeds.prepare(markdown, page, config, lang, f"docs/{src}")
+        markdown = self.times.fill_page(markdown, page, config, files, lang)  # the computation-times page's tables
+        markdown = coursemap.fill_page(markdown, page, config, lang)  # the home page's course map
+        head = "\n\n".join(b for b in (banner, times.page_verification(page, files, lang, self.embeds),
+                                       self.bundles.chapter_link(page, config, lang)) if b)
+        markdown = self.bundles.home_link(markdown, page, config, lang)  # the course zip's button on the home page
+        return lag.insert_after_h1(markdown, head) if head else markdown
+
+    @event_priority(AFTER_OTHERS)
+    def on_page_content(self, html: str, *, page, config, files) -> str:
+        html = notebook_view.prepare_page(html, page, config, self.tokens, self.embeds)
+        return search.exclude_example_tab_labels(html)
+
+    @event_priority(1)  # just before Material's search plugin (0), after mkdocs-static-i18n's (50)
+    def _before_search(self, context, *, page, config, nav):
+        search.set_aside_unsearched_content(context, page)  # Material's scrub of a page it does not index
+        return context
+
+    @event_priority(-1)  # just after it
+    def _after_search(self, context, *, page, config, nav):
+        search.put_back_content(context, page)
+        self.serve.remember_page(page)
+        return context
+
+    on_page_context = CombinedEvent(_before_search, _after_search)
+
+    @event_priority(AFTER_OTHERS)  # after mkdocs-jupyter's, before mkdocs-static-i18n's (-100)
+    def on_post_page(self, output: str, *, page, config) -> str:
+        return i18n.localise(output, i18n.language(config))
+
+    @event_priority(100)  # before Material's search plugin (0) writes the index of this build
+    def _resolve_search_entries(self, *, config) -> None:
+        """The entries of the pages indexed beside the build (``searchpool``), in their places in Material's index."""
+        plugin = config.plugins.get("material/search") or config.plugins.get("search")
+        if plugin is not None and getattr(plugin, "search_index", None) is not None:
+            searchpool.resolve(plugin.search_index)
+
+    @event_priority(100)  # before mkdocs-static-i18n's (-100), which builds the other languages
+    def _keep_404(self, *, config) -> None:
+        i18n.keep_404(config, self.saved_404)
+
+    @event_priority(-200)  # after i18n merged every language into one index
+    def _finish_site(self, *, config) -> None:
+        search.split_search_index(config, self.serve)
+        if not _inner(config):  # the outer build: every language is written
+            self.prewarm.finish()
+            quiet.report_notebook_conversions()
+            self.site.remove_stale()
+            self.embeds.end_build()
+            if self.serve.plan.full:  # a dirty rebuild uses a few entries: it says nothing of the rest
+                self.page_cache.evict()
+                self.markdown_cache.evict()
+            filememo.save()
+            self.search_pool.shutdown()
+
+    on_post_build = CombinedEvent(_resolve_search_entries, _keep_404, _finish_site)
+
+    @event_priority(AFTER_OTHERS)
+    def on_build_error(self, *, error) -> None:
+        self.prewarm.finish(cancel=True)
+        self.embeds.end_build()
+        self.site.forget(error)
+        self.search_pool.shutdown()

@@ -42,7 +42,7 @@ from pathlib import Path
 from mkdocs.plugins import BasePlugin
 
 from pytorch_notes.settings import REPO_ROOT
-from pytorch_notes.site.buildcache import _version, text_digest, theme_override_files
+from pytorch_notes.site.buildcache import TextDigests, _version, theme_override_files
 
 CACHE_DIR = REPO_ROOT / ".cache" / "pytorch-notes" / "page"
 _FORMAT = 1  # bump when what a key covers changes
@@ -53,7 +53,7 @@ LIBRARIES = ("mkdocs", "mkdocs-material", "mkdocs-static-i18n", "mkdocs-jupyter"
 NOT_RENDERED = frozenset({"site_dir", "docs_dir", "config_file_path"})
 _PAGE_LINKS = ("previous_page", "next_page")
 _PAGE_SKIPPED = frozenset({"file", "parent", "children", "render", *_PAGE_LINKS})
-_PAGE_TEXTS = frozenset({"content", "markdown"})  # hashed as they are (``buildcache.text_digest``)
+_PAGE_TEXTS = frozenset({"content", "markdown"})  # hashed as they are (``buildcache.TextDigests``)
 
 
 class Uncacheable(Exception):
@@ -152,15 +152,16 @@ def site_part(config, nav, pages, env) -> str:
     ])
 
 
-def page_key(site: str, template_name: str, context: Mapping) -> str:
-    """The key of one page render: ``site`` (``site_part``), the template and the page's own context.
+def page_key(site: str, template_name: str, context: Mapping, digests: TextDigests) -> str:
+    """The key of one page render: ``site`` (``site_part``), the template and the page's own context
+    (its long texts hashed by ``digests``).
 
     Raises:
         Uncacheable: the context holds a value with no plain description.
     """
     page = context["page"]
     attrs = {k: v for k, v in vars(page).items() if k not in _PAGE_SKIPPED and not callable(v)}
-    own = {k: text_digest(v) if k in _PAGE_TEXTS and isinstance(v, str) else plain(v, strict=True)
+    own = {k: digests(v) if k in _PAGE_TEXTS and isinstance(v, str) else plain(v, strict=True)
            for k, v in attrs.items() if k != "toc"}
     own["toc"] = _toc(attrs.get("toc"))
     own["file"] = _file(page.file)
@@ -211,7 +212,7 @@ class RenderCache:
         """Remove the entries this build did not use that are older than ``keep_s`` seconds (another
         configuration's, such as ``make serve``'s beside ``make build``, live that long); returns how
         many. Every change of the build code leaves a whole site of unused entries (~34 MB of pages,
-        ~2 MB of conversions): an hour of editing the hooks left 840 MB before this was 10 minutes."""
+        ~2 MB of conversions): an hour of editing the glue left 840 MB before this was 10 minutes."""
         now = time.time() if now is None else now
         removed = 0
         for path in self.root.glob(f"*/*{self.suffix}"):
@@ -240,11 +241,10 @@ class _PageTemplate:
         return self._cached(self._template, dict(*args, **kwargs))
 
 
-CACHE = RenderCache()  # one per process: both languages' builds, and every rebuild of make serve
-
-
-def install(env, config, cache: RenderCache | None = None) -> RenderCache | None:
-    """Make the page renders of this build's template environment ``env`` go through ``cache`` (``on_env``).
+def install(env, config, cache: RenderCache | None = None,
+            digests: TextDigests | None = None) -> RenderCache | None:
+    """Make the page renders of this build's template environment ``env`` go through ``cache`` (``on_env``;
+    the plugin's, kept for both languages' builds and every rebuild of ``make serve``; a new one when None).
 
     MkDocs renders a page with ``env.get_template(name).render(context)``; Jinja itself loads the
     templates a template extends or includes with a parent name, and those are left as they are.
@@ -252,7 +252,8 @@ def install(env, config, cache: RenderCache | None = None) -> RenderCache | None
     """
     if os.environ.get("PYTORCH_NOTES_RENDER_CACHE", "1") == "0":
         return None
-    cache = CACHE if cache is None else cache
+    cache = RenderCache() if cache is None else cache
+    digests = TextDigests() if digests is None else digests
     site: dict[str, str] = {}
 
     def cached(template, context: dict) -> str:
@@ -262,7 +263,7 @@ def install(env, config, cache: RenderCache | None = None) -> RenderCache | None
         if "digest" not in site:
             site["digest"] = site_part(config, context["nav"], context.get("pages") or [], env)
         try:
-            key = page_key(site["digest"], template.name, context)
+            key = page_key(site["digest"], template.name, context, digests)
         except Uncacheable:
             return template.render(context)
         if (html := cache.get(key)) is not None:

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from pytorch_notes.settings import LANGUAGES
-from pytorch_notes.site import incremental, searchwords
+from pytorch_notes.site import searchwords
 
 # An example's device tabs (render/html.py) as pymdownx.tabbed writes them: the marker, the tab set, its radio
 # inputs, then the labels. The labels ("NVIDIA H100 · CUDA 13.0", "CPU") on every example made "CUDA" a word of
@@ -55,8 +55,9 @@ def without_boilerplate_code(index: dict, share: float = BOILERPLATE_SHARE) -> d
     return {**index, "docs": [{**d, "text": _CODE_BLOCK.sub(strip, d["text"])} if "text" in d else d for d in docs]}
 
 
-def split_search_index(config) -> None:
-    """Give each language its own search index containing only its pages.
+def split_search_index(config, serve) -> None:
+    """Give each language its own search index containing only its pages (under ``make serve``, from the
+    entries ``serve``, ``incremental.Serve``, recorded page by page).
 
     mkdocs-static-i18n writes the entries of all languages to ``search/search_index.json``.
     Material loads ``<base>/search/search_index.json``. The default language keeps
@@ -84,10 +85,10 @@ def split_search_index(config) -> None:
     for lang, docs in by_lang.items():
         target = index_path if lang == LANGUAGES[0] else site / lang / "search" / "search_index.json"
         target.parent.mkdir(parents=True, exist_ok=True)
-        entries = incremental.serve_index(lang, index) or {**index, "docs": docs}  # make serve: page by page
+        entries = serve.serve_index(lang, index) or {**index, "docs": docs}  # make serve: page by page
         # make serve's next patch starts from the entries as Material wrote them: which code lines are
         # boilerplate depends on every page
-        incremental.remember_search(lang, entries)
+        serve.remember_search(lang, entries)
         out = without_boilerplate_code(entries)
         out = searchwords.mark_index(out)  # Chinese words marked as the browser marks a query (searchwords.py)
         text = json.dumps(out, ensure_ascii=False, separators=(",", ":"))

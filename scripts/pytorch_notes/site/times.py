@@ -1,6 +1,6 @@
 """The computation-times page (``docs/<lang>/times.md``), derived from the records at build time.
 
-* ``fill_page`` (``on_page_markdown``): the page's marker line, ``<!-- computation-times -->``
+* ``TimesPage.fill_page`` (``on_page_markdown``): the page's marker line, ``<!-- computation-times -->``
   (``render.times.MARKER``, alone on a line outside code blocks), becomes the tables of
   ``render.times.times_markdown``: every example of every chapter, chapters in course order (the nav),
   examples in the order their chapter's page embeds them. Nothing on the page is typed by hand, and the
@@ -9,7 +9,7 @@
   (``render.html.verification_line``), ending with a link to the chapter's section of the times page of
   the same language (``#chapter-<chapter>``), relative to the page, so it works in both languages and
   with or without directory URLs (``make offline``).
-* ``rebuild_when_served`` (``on_files``): under ``make serve``, a rebuild that redoes a notebook (an
+* ``TimesPage.rebuild_when_served`` (``on_files``): under ``make serve``, a rebuild that redoes a notebook (an
   example or a record changed: ``incremental``), or follows a change of which examples a page embeds,
   redoes the times page too.
 
@@ -33,7 +33,6 @@ from pytorch_notes.parse import ExampleError, discover_examples, parse_example, 
 from pytorch_notes.render.html import verification_line
 from pytorch_notes.render.times import MARKER, ChapterTimes, chapter_anchor, example_row, times_markdown
 from pytorch_notes.settings import DOCS_DIR, EXAMPLES_DIR, pinned_torch
-from pytorch_notes.site import embed, incremental
 from pytorch_notes.store.records import StoreError, freshness
 from pytorch_notes.store.untrusted import terminal_text
 
@@ -91,31 +90,57 @@ def chapters(config, files, page, lang: str) -> list[ChapterTimes]:
             example = parse_example(resolve_example(rel))
             fresh = freshness(example)
         except (ExampleError, OSError):
-            continue  # not published: embed.example_files logs it
+            continue  # not published: Embeds.example_files logs it
         except StoreError as exc:
             raise PluginError(terminal_text(f"docs/{page.file.src_uri}: {exc}")) from None
         found[rel.split("/", 1)[0]].rows.append(example_row(example, fresh, lang, href))
     return list(found.values())
 
 
-def fill_page(markdown: str, page, config, files, lang: str) -> str:
-    """``markdown`` with each marker line (outside fenced code blocks) replaced by the times tables."""
-    if MARKER not in markdown:
-        return markdown
-    lines, fence, tables = markdown.split("\n"), "", None
-    for i, line in enumerate(lines):
-        if m := _FENCE_RE.match(line):
-            mark = m.group(1)
-            if not fence:
-                fence = mark
-            elif mark[0] == fence[0] and len(mark) >= len(fence):
-                fence = ""
-        elif not fence and line.strip() == MARKER:
-            if tables is None:
-                _FILLED_WITH[0] = _outline()
-                tables = times_markdown(chapters(config, files, page, lang), lang)
-            lines[i] = "\n" + tables
-    return "\n".join(lines)
+class TimesPage:
+    """The times page across the builds of one process: which pages embedded which examples when it was last
+    filled, and, under ``make serve``, whether the current rebuild redoes it."""
+
+    def __init__(self) -> None:
+        self.filled_with: tuple | None = None  # the outline when a times page was last filled
+        self.decided_for = None  # the rebuild's plan (``incremental.Plan``) that ``redo`` was decided for
+        self.redo = False
+
+    def fill_page(self, markdown: str, page, config, files, lang: str) -> str:
+        """``markdown`` with each marker line (outside fenced code blocks) replaced by the times tables."""
+        if MARKER not in markdown:
+            return markdown
+        lines, fence, tables = markdown.split("\n"), "", None
+        for i, line in enumerate(lines):
+            if m := _FENCE_RE.match(line):
+                mark = m.group(1)
+                if not fence:
+                    fence = mark
+                elif mark[0] == fence[0] and len(mark) >= len(fence):
+                    fence = ""
+            elif not fence and line.strip() == MARKER:
+                if tables is None:
+                    self.filled_with = _outline()
+                    tables = times_markdown(chapters(config, files, page, lang), lang)
+                lines[i] = "\n" + tables
+        return "\n".join(lines)
+
+    def rebuild_when_served(self, files, serve) -> None:
+        """Under ``make serve`` (``serve``: ``incremental.Serve``): when this rebuild redoes a notebook (an
+        example or a record changed) or a page embeds other examples than when the times page was last
+        made, age the times page's HTML so that MkDocs redoes it too (``Serve.mark_for_rebuild`` does the
+        same for the pages it plans). Editing a page's prose leaves it alone: filling and rendering it
+        takes ~0.3 s, both languages."""
+        if not serve.dirty or serve.plan.full:
+            return
+        if self.decided_for is not serve.plan:  # once per rebuild: the first language's page changes the outline
+            self.decided_for = serve.plan
+            self.redo = any(p.endswith(".ipynb") for p in serve.plan.pages) or _outline() != self.filled_with
+        if not self.redo:
+            return
+        for f in files.documentation_pages():
+            if posixpath.basename(f.src_uri) == TIMES_PAGE and os.path.exists(f.abs_dest_path):
+                os.utime(f.abs_dest_path, (0, 0))
 
 
 def _times_file(page, files):
@@ -125,13 +150,13 @@ def _times_file(page, files):
     return files.get_file_from_path(posixpath.join(posixpath.dirname(page.file.src_uri), TIMES_PAGE))
 
 
-def page_verification(page, files, lang: str) -> str:
-    """The verification line of the page ``embed.prepare_embeds`` just prepared, from the records its
-    embeds show, linking to its chapter's rows on the times page: the
-    chapter most of its embeds belong to (the first of equals)."""
-    _name, rendered = embed.prepared_embeds()
+def page_verification(page, files, lang: str, embeds) -> str:
+    """The verification line of the page ``embeds`` (``embed.Embeds``) just prepared, from the records its
+    embeds show, linking to its chapter's rows on the times page: the chapter most of its embeds belong
+    to (the first of equals)."""
+    _name, rendered = embeds.prepared()
     rels = list(dict.fromkeys(rel for rel, _ in rendered))
-    records = [r for rel in rels if (r := embed.shown_example(rel)[1]) is not None]
+    records = [r for rel in rels if (r := embeds.shown_example(rel)[1]) is not None]
     url = ""
     target = _times_file(page, files) if records else None
     if target is not None:
@@ -149,24 +174,3 @@ def _outline() -> tuple | None:
     except (PageError, OSError):
         return None
 
-
-_FILLED_WITH: list = [None]  # the outline when a times page was last filled
-_DECIDED: dict = {"plan": None, "redo": False}  # for which rebuild (its plan), and whether to redo the page
-
-
-def rebuild_when_served(files) -> None:
-    """Under ``make serve``: when this rebuild redoes a notebook (an example or a record changed) or a page
-    embeds other examples than when the times page was last made, age the times page's HTML so that
-    MkDocs redoes it too (``incremental.mark_for_rebuild`` does the same for the pages it plans). Editing
-    a page's prose leaves it alone: filling and rendering it takes ~0.3 s, both languages."""
-    state = incremental.STATE
-    if not state.dirty or state.plan.full:
-        return
-    if _DECIDED["plan"] is not state.plan:  # once per rebuild: the first language's page changes the outline
-        _DECIDED.update(plan=state.plan, redo=any(p.endswith(".ipynb") for p in state.plan.pages)
-                        or _outline() != _FILLED_WITH[0])
-    if not _DECIDED["redo"]:
-        return
-    for f in files.documentation_pages():
-        if posixpath.basename(f.src_uri) == TIMES_PAGE and os.path.exists(f.abs_dest_path):
-            os.utime(f.abs_dest_path, (0, 0))

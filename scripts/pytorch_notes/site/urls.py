@@ -46,7 +46,7 @@ def absolute_page_url(config, lang: str, page: str) -> str:
 
 # --- the notebook view: one notebook per chapter page --------------------------------------------------
 # A chapter is a page that embeds examples (``autograd.md``); its slug names its notebook
-# (``autograd``, ``a-b`` for ``a/b.md``, as ``bundles.Chapter.slug``).
+# (``autograd``, ``a-b`` for ``a/b.md``, as ``chapters.Chapter.slug``).
 
 
 def chapter_slug(page: str) -> str:

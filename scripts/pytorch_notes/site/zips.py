@@ -1,0 +1,147 @@
+"""The zips of ``bundles`` as bytes, without MkDocs: deterministic archives, kept in memory and on disk,
+and the ``README.txt`` each holds.
+
+Members are sorted, every one has the same fixed time stamp (1980-01-01, the earliest a zip can hold),
+permissions and "made on" system, so the same inputs give the same bytes. Deflating the ~3 MB of each
+language twice (chapters and course) costs ~0.2 s, so a zip is kept in
+``.cache/pytorch-notes/bundles/<key>.zip``, the key being a digest of its member names and contents, this
+module's code and the zlib version; a warm build only hashes the members (~10 ms) and reads the zips.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import sys
+import time
+import zipfile
+import zlib
+from pathlib import Path
+
+from pytorch_notes.render.strings import STRINGS
+from pytorch_notes.settings import REPO_ROOT
+from pytorch_notes.site.chapters import PREFIX, Chapter
+
+DATE_TIME = (1980, 1, 1, 0, 0, 0)  # every member's time stamp: the earliest a zip holds
+COMPRESS_LEVEL = 6
+CACHE_DIR = REPO_ROOT / ".cache" / "pytorch-notes" / "bundles"
+CACHE_MAX_AGE_S = 7 * 24 * 3600  # a cached zip not used for a week is removed when a new one is written
+
+
+def zip_bytes(members: dict[str, bytes]) -> bytes:
+    """A deflated zip of ``members`` (path inside the zip -> content), the same bytes for the same
+    members: sorted by path, each with the time stamp ``DATE_TIME``, mode 0644 and "made on" Unix."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name in sorted(members):
+            info = zipfile.ZipInfo(name, date_time=DATE_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3  # Unix, wherever it is built, so that the mode below is read
+            info.external_attr = 0o100644 << 16  # a regular file, rw-r--r--
+            zf.writestr(info, members[name], compresslevel=COMPRESS_LEVEL)
+    return buf.getvalue()
+
+
+def digest(data: bytes) -> str:
+    """SHA-256 of ``data``, hex."""
+    return hashlib.sha256(data).hexdigest()
+
+
+_CODE = digest(Path(__file__).read_bytes())  # a change to this module makes new zips
+
+
+class ZipCache:
+    """Zips kept in memory, for the rebuilds of one process (``make serve``), and in ``cache_dir`` (None:
+    memory only)."""
+
+    def __init__(self, cache_dir: Path | None = CACHE_DIR) -> None:
+        self.cache_dir = cache_dir
+        self.memory: dict[str, bytes] = {}  # key -> zip
+
+    def zip(self, members: dict[str, bytes], digests: dict[str, str] | None = None) -> bytes:
+        """``zip_bytes(members)``, kept under a digest of the members (``digests`` gives the sha256 of
+        contents already hashed), this module's code, Python's and zlib's versions. Unwritable or
+        unreadable cache files are ignored."""
+        digests = digests or {}
+        listing = sorted((name, digests.get(name) or digest(data)) for name, data in members.items())
+        versions = [_CODE, sys.version_info[:2], zlib.ZLIB_RUNTIME_VERSION, COMPRESS_LEVEL]  # zipfile's, zlib's
+        key = digest(json.dumps([versions, listing]).encode())
+        found = self.memory.get(key)
+        if found is not None:
+            return found
+        path = self.cache_dir / f"{key}.zip" if self.cache_dir is not None else None
+        if path is not None:
+            try:
+                found = path.read_bytes()
+                os.utime(path)  # used: kept by the pruning below
+            except OSError:
+                found = None
+        if found is None:
+            found = zip_bytes(members)
+            if path is not None:
+                _store(path, found)
+        self.memory[key] = found
+        return found
+
+    def keep(self, limit: int) -> None:
+        """Keep the memory to the last ``limit`` zips."""
+        while len(self.memory) > limit:
+            self.memory.pop(next(iter(self.memory)))
+
+
+def _store(path: Path, data: bytes) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+        old = time.time() - CACHE_MAX_AGE_S
+        for other in path.parent.glob("*.zip"):
+            if other.stat().st_mtime < old:
+                other.unlink(missing_ok=True)
+    except OSError:
+        pass  # a cache: the zip is served all the same
+
+
+# --- README.txt ----------------------------------------------------------------------------------------
+
+def chapter_readme(lang: str, site_name: str, chapter: Chapter, url: str, raises: bool) -> str:
+    """The ``README.txt`` of a chapter's zip in ``lang``: what is inside, the chapter's address ``url``
+    (left out when empty), how to run the examples; ``raises``: some example has a cell meant to raise."""
+    t = STRINGS[lang]
+    names = [rel.rsplit("/", 1)[-1][: -len(".py")] for rel in chapter.examples]
+    width = max((len(n) + len(".py") for n in names), default=0)
+    parts = [t["bundle_readme_title"].format(site=site_name, title=chapter.title),
+             t["bundle_readme_chapter"].format(n=len(names)),
+             "\n".join([t["bundle_readme_examples"]] + [f"    {n + '.py':<{width}}  {n}.ipynb" for n in names])]
+    if url:
+        parts.append(t["bundle_readme_site"].format(url=url))
+    parts.append(t["bundle_readme_run"].format(folder=chapter.folder, name=names[0] if names else "example"))
+    if raises:
+        parts.append(t["bundle_readme_raises"])
+    return "\n\n".join(parts) + "\n"
+
+
+def course_readme(lang: str, site_name: str, chapters: list[Chapter], url: str, raises: bool) -> str:
+    """The ``README.txt`` of the course zip in ``lang``: the chapters in course order with their folders."""
+    t = STRINGS[lang]
+    n = sum(len(c.examples) for c in chapters)
+    width = max((len(c.slug) + 1 for c in chapters), default=0)
+    lines = [t["bundle_readme_chapters"]] + [
+        "    " + t["bundle_readme_chapter_line"].format(folder=f"{c.slug + '/':<{width}}", title=c.title,
+                                                      n=len(c.examples))
+        for c in chapters]
+    first = chapters[0] if chapters else None
+    parts = [t["bundle_readme_title"].format(site=site_name, title=t["bundle_readme_everything"]),
+             t["bundle_readme_course"].format(chapters=len(chapters), n=n),
+             "\n".join(lines)]
+    if url:
+        parts.append(t["bundle_readme_site"].format(url=url))
+    if first is not None and first.examples:
+        name = first.examples[0].rsplit("/", 1)[-1][: -len(".py")]
+        parts.append(t["bundle_readme_run"].format(folder=f"{PREFIX}/{first.slug}", name=name))
+    if raises:
+        parts.append(t["bundle_readme_raises"])
+    return "\n\n".join(parts) + "\n"

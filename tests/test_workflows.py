@@ -191,7 +191,7 @@ def test_tests_run_on_every_push_and_pull_request_with_a_browser():
     assert str(job["env"]["CI"]).lower() == "true"
     runs = "\n".join(s.get("run", "") for s in steps(job))
     assert re.search(r"apt-get install .*\bchromium\b.*\bfonts-wqy-zenhei\b", runs)
-    assert "make test" in runs
+    assert "make test" in runs and "make test-browser" in runs  # the browser suite is a target of its own
     assert "self-hosted" not in str(job["runs-on"])
 
 
@@ -410,7 +410,7 @@ def test_ci_run_installs_bubblewrap_only_when_it_is_missing(tmp_path):
     installs = [c for c in calls if c.startswith("apt-get install")]
     assert len(installs) == 1 and " bubblewrap" in installs[0], calls
     assert "chromium-headless-shell" not in installs[0], f"installs only what is missing: {installs[0]}"
-    assert calls[-1] == "make test", calls
+    assert calls[-2:] == ["make test", "make test-browser"], calls
 
     log.unlink()
     proc = _ci_run(bin_dir, log)  # the second run: everything is there

@@ -41,7 +41,7 @@ from pytorch_notes.render.strings import STRINGS, plural
 from pytorch_notes.settings import LANGUAGES
 from pytorch_notes.site.chapters import PREFIX, Chapter, chapters, nav_pages
 from pytorch_notes.site.embed import py_url
-from pytorch_notes.site.urls import absolute_page_url, example_ipynb_url
+from pytorch_notes.site.urls import absolute_page_url, example_ipynb_url, lang_root
 from pytorch_notes.site.zips import ZipCache, chapter_readme, course_readme, digest
 
 # A cell marker with the option raises= (``parse._CELL_RE``; the .py download keeps markers as written):
@@ -52,16 +52,12 @@ RAISES = re.compile(rb"^# %%[^\n]*\braises=", re.M)
 def chapter_url(lang: str, chapter: Chapter) -> str:
     """Site path of a chapter's zip in ``lang``: ``downloads/pytorch-notes-<chapter>.zip``, under
     ``<lang>/`` for a language other than the default."""
-    return _lang_root(lang) + f"downloads/{chapter.folder}.zip"
+    return lang_root(lang) + f"downloads/{chapter.folder}.zip"
 
 
 def course_url(lang: str) -> str:
     """Site path of the course zip in ``lang``."""
-    return _lang_root(lang) + f"downloads/{PREFIX}.zip"
-
-
-def _lang_root(lang: str) -> str:
-    return "" if lang == LANGUAGES[0] else f"{lang}/"
+    return lang_root(lang) + f"downloads/{PREFIX}.zip"
 
 
 # --- MkDocs: the zips as files, the links on the pages ------------------------------------------------
@@ -99,7 +95,7 @@ class Bundles:
                 names[name] = rel
                 if RAISES.search(data):
                     raises_in.add(chapter.page)
-                notebook = by_src.get(_lang_root(lang) + example_ipynb_url(rel))  # the example's .ipynb download
+                notebook = by_src.get(lang_root(lang) + example_ipynb_url(rel))  # the example's .ipynb download
                 if notebook is not None and notebook.abs_src_path:
                     try:
                         contents[stem + ".ipynb"] = Path(notebook.abs_src_path).read_bytes()

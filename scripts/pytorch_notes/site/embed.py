@@ -33,7 +33,7 @@ from pytorch_notes.store.untrusted import terminal_text
 def py_url(lang: str, rel: str) -> str:
     """Site path of the ``.py`` download of example ``rel`` in ``lang`` (its comments in that language):
     ``examples/<rel>`` for the default language, ``<lang>/examples/<rel>`` for the others."""
-    return ("" if lang == LANGUAGES[0] else f"{lang}/") + f"examples/{rel}"
+    return lang_root(lang) + f"examples/{rel}"
 
 
 @dataclass

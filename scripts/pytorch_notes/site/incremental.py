@@ -34,6 +34,7 @@ from pytorch_notes.pages import PageError, all_embeds, first_heading, page_outli
 from pytorch_notes.settings import DOCS_DIR, EXAMPLES_DIR, LANGUAGES, REPO_ROOT
 from pytorch_notes.site.common import log
 from pytorch_notes.site.notebooks import notebook_source
+from pytorch_notes.site.urls import lang_of_url, lang_root
 
 SHARED = ("mkdocs.yml", "docs/twins.json", "docs/overrides", "docs/assets", "scripts")  # shape every page
 
@@ -164,9 +165,9 @@ class Serve:
         Material's index)."""
         if not self.dirty:
             return None
-        prefix = "" if lang == LANGUAGES[0] else f"{lang}/"
+        prefix = lang_root(lang)
         fresh = {url[len(prefix):]: [{**e, "location": e["location"][len(prefix):]} for e in entries]
-                 for url, entries in self.entries.items() if _in_language(url, lang)}
+                 for url, entries in self.entries.items() if lang_of_url(url) == lang}
         base = self.search.get(lang)
         if self.plan.full or base is None:
             shell = merged or base or {}
@@ -229,10 +230,3 @@ class _NotInaccurate(logging.Filter):
 
 def _page_of(location: str) -> str:
     return location.split("#", 1)[0]
-
-
-def _in_language(url: str, lang: str) -> bool:
-    others = [lg for lg in LANGUAGES[1:]]
-    if lang == LANGUAGES[0]:
-        return not any(url.startswith(f"{lg}/") for lg in others)
-    return url.startswith(f"{lang}/")

@@ -8,6 +8,7 @@ from mkdocs.utils import get_relative_url
 
 from pytorch_notes.settings import LANGUAGES
 from pytorch_notes.site.common import log
+from pytorch_notes.site.urls import lang_root
 from pytorch_notes.twins import TwinsError, page_lag
 
 TWIN_BANNER = {
@@ -41,7 +42,7 @@ def twin_lag_banner(page, lang: str) -> str:
     if lang in lag.changed or not lag.changed:
         title, body = BOTH_CHANGED[lang]
     else:
-        url = f"{other}/{page.file.url}" if lang == LANGUAGES[0] else page.file.url.removeprefix(f"{lang}/")
+        url = lang_root(other) + page.file.url.removeprefix(lang_root(lang))
         title, template = TWIN_BANNER[lang]
         # A raw HTML link, not a Markdown one: MkDocs validates Markdown links against the *source*
         # files (``../../a/`` from ``en/a.md`` is an "unrecognized relative link", which fails

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pytorch_notes.settings import LANGUAGES
 from pytorch_notes.site import searchwords
+from pytorch_notes.site.urls import lang_of_url, lang_root
 
 # An example's device tabs (render/html.py) as pymdownx.tabbed writes them: the marker, the tab set, its radio
 # inputs, then the labels. The labels ("NVIDIA H100 · CUDA 13.0", "CPU") on every example made "CUDA" a word of
@@ -73,13 +74,12 @@ def split_search_index(config, serve) -> None:
     if not index_path.exists():
         return
     index = json.loads(index_path.read_text(encoding="utf-8"))
-    others = [lang for lang in LANGUAGES[1:]]
     by_lang = {lang: [] for lang in LANGUAGES}
     for doc in index["docs"]:
         loc = doc["location"]
-        lang = next((lg for lg in others if loc == f"{lg}/" or loc.startswith(f"{lg}/")), LANGUAGES[0])
+        lang = lang_of_url(loc)
         if lang != LANGUAGES[0]:  # locations are relative to that language's root
-            doc = {**doc, "location": loc[len(lang) + 1:]}
+            doc = {**doc, "location": loc[len(lang_root(lang)):]}
         by_lang[lang].append(doc)
     stop = searchwords.lunr_stop_words()
     for lang, docs in by_lang.items():

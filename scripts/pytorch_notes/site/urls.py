@@ -14,8 +14,15 @@ from pytorch_notes.settings import LANGUAGES
 
 
 def lang_root(lang: str) -> str:
-    """``""`` for the default language, ``<lang>/`` for the others."""
+    """``""`` for the default language, ``<lang>/`` for the others: the one place that says where a
+    language's pages are (the site's layout, mkdocs-static-i18n's ``docs_structure: folder``)."""
     return "" if lang == LANGUAGES[0] else f"{lang}/"
+
+
+def lang_of_url(url: str) -> str:
+    """The language whose root holds the site-relative ``url`` (``"en/autograd/"`` -> ``"en"``,
+    ``"autograd/"`` and ``""`` -> the default language)."""
+    return next((lang for lang in LANGUAGES[1:] if url.startswith(lang_root(lang))), LANGUAGES[0])
 
 
 def page_url(src_rel: str, use_directory_urls: bool) -> str:

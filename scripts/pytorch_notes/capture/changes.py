@@ -21,7 +21,7 @@ from pathlib import Path
 from pytorch_notes.capture.check import comparable
 from pytorch_notes.parse import ExampleError, discover_examples, parse_example
 from pytorch_notes.settings import EXAMPLES_DIR, display_path
-from pytorch_notes.store.model import CellRecord, Image, Output, Record
+from pytorch_notes.store.model import DEVICE_KINDS, CellRecord, Image, Output, Record
 from pytorch_notes.store.records import StoreError, load_record
 from pytorch_notes.store.untrusted import png_size, terminal_text
 
@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="output_changes.py", description=main.__doc__)
     ap.add_argument("--old", type=Path, required=True, help="the store before (a folder named _outputs)")
     ap.add_argument("--new", type=Path, required=True, help="the store after (a folder named _outputs)")
-    ap.add_argument("--kind", default="cuda", choices=("cuda", "cpu"))
+    ap.add_argument("--kind", default="cuda", choices=DEVICE_KINDS)
     ap.add_argument("--examples", type=Path, default=EXAMPLES_DIR, help="the examples folder (default: examples/)")
     ap.add_argument("--title", default="Output changes")
     args = ap.parse_args(argv)

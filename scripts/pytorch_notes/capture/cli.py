@@ -39,6 +39,7 @@ from pytorch_notes.execute.supervise import Supervisor, host_device
 from pytorch_notes.parse import Example, ExampleError, parse_example
 from pytorch_notes.settings import EXAMPLES_DIR, display_path
 from pytorch_notes.store.migrate import migrate_store
+from pytorch_notes.store.model import DEVICE_KINDS
 from pytorch_notes.store.records import (
     StoreError,
     atomic_write_text,
@@ -89,7 +90,7 @@ def recorded_durations(examples: list[Example], examples_dir: Path) -> dict[str,
     found = {}
     for ex in examples:
         times = []
-        for kind in ("cuda", "cpu"):
+        for kind in DEVICE_KINDS:
             try:
                 rec = load_record(ex.rel, kind, examples_dir)
             except StoreError:

@@ -34,6 +34,7 @@ from pytorch_notes.execute.provenance import imported_modules
 from pytorch_notes.parse import EXAMPLE_ID_PATTERN, discover_examples, parse_example
 from pytorch_notes.settings import EXAMPLES_DIR, REPO_ROOT, display_path
 from pytorch_notes.store.layout import STORE_DIRNAME
+from pytorch_notes.store.model import DEVICE_KINDS
 from pytorch_notes.store.records import StoreError, store_write_text
 
 BUNDLE = ".gpu-bundle"
@@ -188,7 +189,7 @@ def main_unpack(argv: list[str] | None = None) -> int:
     """``make gpu-unpack ARCHIVE=path [KIND=cuda]``: unpack, then validate the store."""
     ap = argparse.ArgumentParser(prog="make gpu-unpack")
     ap.add_argument("archive", type=Path)
-    ap.add_argument("--kind", default="cuda", choices=("cuda", "cpu"))
+    ap.add_argument("--kind", default="cuda", choices=DEVICE_KINDS)
     ap.add_argument("--examples-dir", type=Path, default=EXAMPLES_DIR)
     args = ap.parse_args(argv)
     try:

@@ -38,7 +38,7 @@ from pathlib import Path
 from pytorch_notes.parse import Example, ExampleError, code_key, discover_examples, parse_example
 from pytorch_notes.settings import EXAMPLES_DIR, display_path
 from pytorch_notes.store import layout
-from pytorch_notes.store.model import Error, Record
+from pytorch_notes.store.model import DEVICE_KINDS, Error, Record
 from pytorch_notes.store.records import StoreError, device_kinds, load_failure, load_record
 from pytorch_notes.store.untrusted import clean_record, terminal_text
 
@@ -211,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--store", type=Path, default=None,
                     help="records folder named _outputs (default: <examples>/_outputs)")
     ap.add_argument("--summary", type=Path, default=None, help="write a Markdown summary to this file")
-    ap.add_argument("--device", default="cuda", choices=("cuda", "cpu"), help="device kind required (default cuda)")
+    ap.add_argument("--device", default="cuda", choices=DEVICE_KINDS, help="device kind required (default cuda)")
     args = ap.parse_args(argv)
     report = validate(args.examples, args.store, args.device)
     for line in report.problems:

@@ -23,8 +23,8 @@ from types import SimpleNamespace
 
 import pytest
 from conftest import bytecode_env
-from pytorch_notes.parse import discover_examples, parse_example
-from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES
+from pytorch_notes.parse import cell_options
+from pytorch_notes.settings import LANGUAGES
 from pytorch_notes.site import bundles, chapters, zips
 from pytorch_notes.site.embed import py_url
 
@@ -108,14 +108,6 @@ def test_chapters_in_nav_order(tmp_path):
     assert found[0].folder == "pytorch-notes-b" and bundles.chapter_url("en", found[0]) == \
         "en/downloads/pytorch-notes-b.zip" and bundles.chapter_url(LANGUAGES[0], found[0]) == \
         "downloads/pytorch-notes-b.zip"
-
-
-def test_raises_pattern_agrees_with_the_parser():
-    """The README's word on cells meant to raise reads the .py download's cell markers; the parser decides."""
-    for path in discover_examples(EXAMPLES_DIR):
-        example = parse_example(path)
-        declared = any(c.metadata.get("raises") for c in example.cells)
-        assert bool(bundles.RAISES.search(path.read_bytes())) == declared, example.rel
 
 
 def _page(src_uri: str, url: str):
@@ -230,7 +222,8 @@ def test_scripts_of_a_chapter_run_where_they_are_unzipped(site, tmp_path):
     folder = tmp_path / chapter.folder
     scripts = sorted(folder.glob("*.py"))
     assert len(scripts) == len(chapter.examples)
-    assert not [p.name for p in scripts if bundles.RAISES.search(p.read_bytes())], "pick a chapter without raises="
+    raising = [p.name for p in scripts if any("raises" in o for _, o in cell_options(p.read_text(encoding="utf-8")))]
+    assert not raising, "pick a chapter without raises="
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path), "MPLBACKEND": "Agg", **bytecode_env()}
     chosen = [folder / "first_gradient.py", folder / "numpy_vs_torch.py"]
     runs = [subprocess.Popen([sys.executable, p.name], cwd=folder, env=env, stdout=subprocess.PIPE,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import jupytext
 import pytest
-from pytorch_notes.parse import ExampleError, discover_examples, parse_example
+from pytorch_notes.parse import ExampleError, cell_options, discover_examples, parse_example
+from pytorch_notes.settings import EXAMPLES_DIR
 
 
 def test_cells_lines_and_metadata(write_example, examples_dir):
@@ -92,3 +93,16 @@ def test_the_key_of_code_is_the_same_on_every_python(monkeypatch):
     assert "type_params" not in _canonical_dump(as_312)
     assert code_key(source, {}) == code_key(source + "# a comment\n", {})
     assert code_key(source, {}) != code_key(source.replace("return x", "return -x"), {})
+
+
+def test_cell_options_finds_the_cells_parse_example_finds():
+    """The stages after parsing (the .py download, the chapter zips' README) find cells and their options
+    with ``parse.cell_options``, never a pattern of their own; on every real example it agrees with the parser."""
+    for path in discover_examples(EXAMPLES_DIR):
+        example = parse_example(path)
+        found = cell_options(path.read_text(encoding="utf-8"), path)
+        implicit = len(example.cells) - len(found)  # code before the first marker is a cell of its own
+        assert implicit in (0, 1), example.rel
+        explicit = example.cells[implicit:]
+        assert [o for _, o in found] == [c.metadata for c in explicit], example.rel
+        assert all(i + 1 < c.line for (i, _), c in zip(found, explicit, strict=True)), example.rel

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pytorch_notes.filememo import value_memo
+from pytorch_notes.parse import CELL_MARKER
 
 LANGS = ("zh", "en")
 
@@ -33,7 +34,6 @@ _TAG_RE = re.compile(r"^#\s?(?P<tag>zh|en):(?: ?)(?P<text>.*)$")
 _UNKNOWN_TAG_RE = re.compile(r"^#\s*(?P<tag>(?:[a-z]{2}|[A-Z]{2}|[A-Z][a-z])(?:[-_][A-Za-z]{2,4})?)\s*[:：]")
 _TRAILING_RE = re.compile(r"^#\s?zh:\s?(?P<zh>.*?)\s*\|\s*en:\s?(?P<en>.*)$")
 _PRAGMA_RE = re.compile(r"^#\s*(noqa\b|type:|pragma\b|fmt:|pylint:|mypy:|ruff:)")
-_CELL_RE = re.compile(r"^# %%")
 _HEADER_OPEN, _HEADER_CLOSE = "# /// example", "# ///"
 _FORM = "see CONTRIBUTING.md, 'Code comments'"
 
@@ -77,7 +77,7 @@ def _comments(source: str) -> list[_Comment]:
 def _exempt(c: _Comment, header: int) -> bool:
     """Not prose: a cell marker, the header block, a pragma, a shebang or coding line, a bare ``#``."""
     text = c.text
-    if c.line <= header or _CELL_RE.match(text) or _PRAGMA_RE.match(text) or text.strip() == "#":
+    if c.line <= header or CELL_MARKER.match(text) or _PRAGMA_RE.match(text) or text.strip() == "#":
         return True
     return c.line <= 2 and (text.startswith("#!") or re.match(r"^#.*coding[:=]", text) is not None)
 

@@ -53,6 +53,7 @@ _VERSION_RE = re.compile(r"^\d+\.\d+(\.\d+)?$")
 KNOWN_CELL_KEYS = frozenset({"raises", "volatile", "title", "tags", "caption"})  # caption: of the cell's figures
 
 _CELL_RE = re.compile(r"^# %%(?P<rest>.*)$")
+CELL_MARKER = _CELL_RE  # a line that starts a cell; the other stages read the syntax through this module
 _HEADER_OPEN = "# /// example"
 _HEADER_CLOSE = "# ///"
 # One `key=value` pair of a jupytext cell header; the value is JSON (string, bool, number, list).
@@ -173,6 +174,21 @@ def example_key(facts: dict, cell_keys: list[str]) -> str:
     """Key of what an example executes: its header facts (timeout, requires) and its cells' keys."""
     text = json.dumps([facts, cell_keys], sort_keys=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def cell_options(source: str, path: Path | str = "<example>") -> list[tuple[int, dict]]:
+    """``(line index, options)`` of each ``# %%`` marker line of an example's ``source``, 0-based, in order
+    (``{}`` for a bare marker): how stages after parsing (the ``.py`` download, the chapter zips) find a
+    cell and its options without a syntax of their own.
+
+    Raises:
+        ExampleError: a marker's options cannot be read (named with ``path`` and the 1-based line).
+    """
+    found = []
+    for i, line in enumerate(source.splitlines()):
+        if m := _CELL_RE.match(line):
+            found.append((i, _parse_cell_header(Path(path), i + 1, m.group("rest"))))
+    return found
 
 
 def _parse_cell_header(path: Path, lineno: int, rest: str) -> dict:

@@ -16,14 +16,11 @@ change the string), and the download then stops at its error, as the example its
 
 from __future__ import annotations
 
-import re
-
 from pytorch_notes.comments import localize
+from pytorch_notes.parse import cell_options
 from pytorch_notes.render.escape import safe_rel
 from pytorch_notes.store.model import Record
 
-_CELL = re.compile(r"^# %%(?P<rest>.*)$")
-_RAISES = re.compile(r'(?:^|\s)raises="(?P<name>[A-Za-z_]\w*)"')
 INDENT = "    "
 EXCEPT = 'except Exception:  __import__("traceback").print_exc()'
 FOOTER = (
@@ -36,11 +33,11 @@ FOOTER = (
 
 
 def _cells(lines: list[str]) -> list[tuple[int, int, bool]]:
-    """(marker line, end line exclusive, raises?) of each cell, 0-based, in ``lines``."""
-    starts = [i for i, ln in enumerate(lines) if _CELL.match(ln.rstrip("\n"))]
-    return [(s, starts[k + 1] if k + 1 < len(starts) else len(lines),
-             bool(_RAISES.search(_CELL.match(lines[s].rstrip("\n")).group("rest"))))
-            for k, s in enumerate(starts)]
+    """(marker line, end line exclusive, raises?) of each cell, 0-based, in ``lines`` (the cells as
+    ``parse.cell_options`` reads them)."""
+    markers = cell_options("".join(lines))
+    return [(s, markers[k + 1][0] if k + 1 < len(markers) else len(lines), "raises" in options)
+            for k, (s, options) in enumerate(markers)]
 
 
 def run_past_errors(source: str) -> str:
@@ -50,7 +47,9 @@ def run_past_errors(source: str) -> str:
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
     appended: list[str] = []
-    for start, end, raises in reversed(_cells(lines)):
+    cells = _cells(lines)
+    raising = {start for start, _, raises in cells if raises}
+    for start, end, raises in reversed(cells):
         body = lines[start + 1:end]
         if not raises or any('"""' in ln or "'''" in ln for ln in body):
             continue
@@ -65,7 +64,7 @@ def run_past_errors(source: str) -> str:
                 lines[i] = INDENT + lines[i]
         if last + 1 < end:  # the cell's trailing blank line
             lines[last + 1] = EXCEPT + "\n"
-        elif end < len(lines) and not _RAISES.search(lines[end]) and not lines[end].startswith("try:"):
+        elif end < len(lines) and end not in raising and not lines[end].startswith("try:"):
             lines[end] = EXCEPT + "  " + lines[end]
         elif end == len(lines):
             appended.append(EXCEPT + "\n")

@@ -30,23 +30,19 @@ The same inputs give the same bytes, kept in memory and on disk (``zips``), so `
 from __future__ import annotations
 
 import html
-import re
 from pathlib import Path
 
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
 from pytorch_notes.pages import prose_lines
+from pytorch_notes.parse import cell_options
 from pytorch_notes.render.strings import STRINGS, plural
 from pytorch_notes.settings import LANGUAGES
 from pytorch_notes.site.chapters import PREFIX, Chapter, chapters, nav_pages
 from pytorch_notes.site.embed import py_url
 from pytorch_notes.site.urls import absolute_page_url, example_ipynb_url, lang_root
 from pytorch_notes.site.zips import ZipCache, chapter_readme, course_readme, digest
-
-# A cell marker with the option raises= (``parse._CELL_RE``; the .py download keeps markers as written):
-# the example has a cell meant to raise, which the README explains.
-RAISES = re.compile(rb"^# %%[^\n]*\braises=", re.M)
 
 
 def chapter_url(lang: str, chapter: Chapter) -> str:
@@ -93,7 +89,8 @@ class Bundles:
                 name, stem = rel.rsplit("/", 1)[-1], rel[: -len(".py")]
                 contents[rel] = data = py.content_bytes
                 names[name] = rel
-                if RAISES.search(data):
+                # a cell meant to raise (the .py download keeps the markers as written), which the README explains
+                if any("raises" in options for _, options in cell_options(data.decode("utf-8"), rel)):
                     raises_in.add(chapter.page)
                 notebook = by_src.get(lang_root(lang) + example_ipynb_url(rel))  # the example's .ipynb download
                 if notebook is not None and notebook.abs_src_path:

@@ -42,6 +42,7 @@ from pytorch_notes.site.urls import (
     absolute_page_url,
     chapter_ipynb_url,
     chapter_notebook_dest,
+    chapter_notebook_src,
     chapter_notebook_url,
     chapter_slug,
     example_ipynb_url,
@@ -199,7 +200,7 @@ class NotebookSite:
                 index.write(target, inputs, dumps(build_chapter_notebook(
                     lang, chapter.title, url, [s[:3] for s in sections])))
             out.append((lang_root(lang) + chapter_ipynb_url(chapter.page), target, None))
-            out.append((f"{lang}/notebooks/{chapter_slug(chapter.page)}/index.ipynb", target, chapter))
+            out.append((chapter_notebook_src(lang, chapter.page), target, chapter))
         return out
 
     def add_files(self, files, config, lang: str) -> None:

@@ -66,6 +66,12 @@ def chapter_notebook_dest(page: str) -> str:
     return f"notebooks/{chapter_slug(page)}/index.html"
 
 
+def chapter_notebook_src(lang: str, page: str) -> str:
+    """The notebook view's source among the docs (``<lang>/notebooks/<slug>/index.ipynb``, in
+    mkdocs-static-i18n's folder layout), which becomes ``chapter_notebook_dest``."""
+    return f"{lang}/" + chapter_notebook_dest(page)[: -len(".html")] + ".ipynb"
+
+
 def chapter_notebook_url(page: str, use_directory_urls: bool) -> str:
     """``notebooks/<slug>/``, or ``notebooks/<slug>/index.html`` without directory URLs."""
     dest = chapter_notebook_dest(page)

@@ -47,3 +47,16 @@ def test_the_marker_inside_a_code_block_stays(tmp_path):
 
     md = f"```\n{coursemap.MARKER}\n```\n"
     assert coursemap.fill_page(md, Page, Config, "zh") == md
+
+
+def test_a_page_is_named_by_its_front_matter_title_else_its_first_heading():
+    """The nav, the course map, the zips and the notebook view name a page alike (``pages.page_title``): a
+    short ``title:`` beside a long first heading, which search still indexes (quickstart.md)."""
+    from pytorch_notes.pages import page_title
+
+    long = "# 快速上手：训练第一个模型的完整示例\n\n正文。\n"
+    assert page_title(long) == "快速上手：训练第一个模型的完整示例"
+    assert page_title("---\ntitle: 快速上手\ndescription: 一句话\n---\n\n" + long) == "快速上手"
+    assert page_title("---\ntitle: \"Quickstart\"\n---\n# Quickstart: train your first model\n") == "Quickstart"
+    assert page_title("---\ndescription: no title here\n---\n# Heading\n") == "Heading"
+    assert page_title("no heading at all\n") is None

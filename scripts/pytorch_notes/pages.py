@@ -105,9 +105,24 @@ def first_heading(markdown: str) -> str | None:
     return next((ln[2:].strip() for ln in markdown.splitlines() if ln.startswith("# ")), None)
 
 
+_FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
+_FRONT_TITLE = re.compile(r"""^title:[ \t]*(?P<q>["']?)(?P<title>.*?)(?P=q)[ \t]*$""", re.M)
+
+
+def page_title(markdown: str) -> str | None:
+    """The page's title as MkDocs names it in the nav and the window title: ``title:`` in the front
+    matter when there is one (a short name beside a longer first heading: "快速上手" for "快速上手：训练
+    第一个模型的完整示例"), else the first level-1 heading; None without either. (MkDocs reads the
+    front matter as YAML; a title here is one plain or quoted line.)"""
+    front = _FRONT_MATTER.match(markdown)
+    if front and (m := _FRONT_TITLE.search(front.group(1))) and m.group("title").strip():
+        return m.group("title").strip()
+    return first_heading(markdown)
+
+
 @file_memo
 def page_outline(path: Path, name: str) -> tuple[str | None, tuple[Embed, ...]]:
-    """The first level-1 heading (``# ...``) of the page at ``path`` and its embeds (``find_embeds``, with
+    """The title of the page at ``path`` (``page_title``: its nav name) and its embeds (``find_embeds``, with
     ``name`` in messages), read again only when the file changes: a build asks for every page's several
     times (notebooks, navigation, the rebuild plan of ``make serve``).
 
@@ -116,7 +131,7 @@ def page_outline(path: Path, name: str) -> tuple[str | None, tuple[Embed, ...]]:
         OSError: the file cannot be read.
     """
     text = Path(path).read_text(encoding="utf-8")
-    return first_heading(text), tuple(find_embeds(text, name))
+    return page_title(text), tuple(find_embeds(text, name))
 
 
 def language_pages(lang: str, docs_dir: Path = DOCS_DIR) -> dict[str, Path]:

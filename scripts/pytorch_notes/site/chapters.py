@@ -38,12 +38,12 @@ def chapters(lang: str, nav_order: list[str] | None = None, docs_dir: Path = DOC
     found = []
     for rel, path in language_pages(lang, docs_dir).items():
         try:
-            heading, embeds = page_outline(path, f"docs/{lang}/{rel}")
+            title, embeds = page_outline(path, f"docs/{lang}/{rel}")
         except (PageError, OSError):
             continue
         examples = tuple(dict.fromkeys(e.rel for e in embeds))
         if examples:
-            found.append(Chapter(rel, heading or rel[: -len(".md")], examples))
+            found.append(Chapter(rel, title or rel[: -len(".md")], examples))
     order = {page: i for i, page in enumerate(nav_order or [])}
     return sorted(found, key=lambda c: (order.get(c.page, len(order)), c.page))
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 from mkdocs.exceptions import PluginError
 
-from pytorch_notes.pages import PageError, find_embeds
+from pytorch_notes.pages import PageError, find_embeds, page_title
 from pytorch_notes.render.strings import STRINGS, plural
 
 MARKER = "<!-- course-map -->"
@@ -28,7 +28,8 @@ _H1 = re.compile(r"^# (.+?)\s*$", re.M)
 
 
 def page_facts(path: Path, name: str) -> tuple[str, str, int]:
-    """(title, description, examples embedded) of a chapter page.
+    """(title, description, examples embedded) of a chapter page; the title is the one the nav shows
+    (``pages.page_title``).
 
     Raises:
         PluginError: the page has no ``# Title`` or no ``description:`` in its front matter, or a
@@ -49,7 +50,7 @@ def page_facts(path: Path, name: str) -> tuple[str, str, int]:
         count = len({e.rel for e in find_embeds(body, name)})
     except PageError as exc:
         raise PluginError(str(exc)) from None
-    return title.group(1).strip(), description.strip().rstrip("。.").strip(), count
+    return page_title(text) or title.group(1).strip(), description.strip().rstrip("。.").strip(), count
 
 
 def sections(nav: list, translations: dict[str, str]) -> list[tuple[str, list[str]]]:

@@ -30,7 +30,7 @@ import os
 from dataclasses import dataclass, field
 
 from pytorch_notes.filememo import stat_key
-from pytorch_notes.pages import PageError, all_embeds, first_heading, page_outline
+from pytorch_notes.pages import PageError, all_embeds, page_outline, page_title
 from pytorch_notes.settings import DOCS_DIR, EXAMPLES_DIR, LANGUAGES, REPO_ROOT
 from pytorch_notes.site.common import log
 from pytorch_notes.site.notebooks import notebook_source
@@ -208,7 +208,7 @@ def _headings() -> dict[str, str | None]:
         try:
             out[rel] = page_outline(p, rel)[0]
         except PageError:  # reported with its line by on_page_markdown
-            out[rel] = first_heading(p.read_text(encoding="utf-8"))
+            out[rel] = page_title(p.read_text(encoding="utf-8"))
     return out
 
 

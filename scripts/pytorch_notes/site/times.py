@@ -70,7 +70,7 @@ def chapters(config, files, page, lang: str) -> list[ChapterTimes]:
     hrefs: dict[str, str] = {}  # example id -> its block on the first page that embeds it
     for rel_page in order:
         try:
-            heading, embeds = page_outline(pages[rel_page], f"docs/{lang}/{rel_page}")
+            title, embeds = page_outline(pages[rel_page], f"docs/{lang}/{rel_page}")
         except PageError:
             continue  # reported with its line when that page is built
         target = files.get_file_from_path(posixpath.join(lang_dir, rel_page)) if files is not None else None
@@ -78,7 +78,7 @@ def chapters(config, files, page, lang: str) -> list[ChapterTimes]:
             name = e.rel.split("/", 1)[0]
             if name not in found:
                 link = posixpath.relpath(rel_page, posixpath.dirname(here) or ".")
-                found[name] = ChapterTimes(name, heading or rel_page, link)
+                found[name] = ChapterTimes(name, title or rel_page, link)
             if e.rel not in hrefs:
                 hrefs[e.rel] = (get_relative_url(target.url, page.file.url) + "#" + e.anchor) if target else ""
     for path in discover_examples(EXAMPLES_DIR):  # any example no page embeds (the tests forbid one)

@@ -32,8 +32,8 @@ def test_every_key_in_every_language():
     assert list(STRINGS) == list(LANGUAGES)
     keys = {lang: set(t) for lang, t in STRINGS.items()}
     for lang in LANGUAGES:
-        assert keys[lang] == keys[LANGUAGES[0]], (
-            f"{lang} lacks {sorted(keys[LANGUAGES[0]] - keys[lang])}, has extra {sorted(keys[lang] - keys[LANGUAGES[0]])}")
+        first = keys[LANGUAGES[0]]
+        assert keys[lang] == first, f"{lang} lacks {sorted(first - keys[lang])}, has extra {sorted(keys[lang] - first)}"
 
 
 def test_same_placeholders_in_every_language():

@@ -2,9 +2,11 @@
 
 The examples' labels and notices, the verification line, the computation-times page, the notebooks'
 headers and their page, the nav's notebook sections, the ``.py`` download's footer, the zips and their
-READMEs, the course map, the translation-lag banner, the permalinks' title and ``<html lang>``. Other
-modules read them here (``tests/test_strings.py`` fails on a UI string table anywhere else); the theme's
-templates (``docs/overrides``) read the ``page_*`` ones through the plugin's ``on_env``.
+READMEs, the course map, the translation-lag banner, the permalinks' title and ``<html lang>``, the 404
+page and the footer's line. Other modules read them here (``tests/test_strings.py`` fails on a UI string
+table anywhere else); the theme's templates (``docs/overrides``) read the ``page_*`` ones as
+``pn_strings(lang)``, a global the plugin gives their Jinja environment (``on_env``). Material's own
+strings (the search box, the language menu...) stay Material's (``lang.t``).
 
 Every key exists in every language (a test checks it, and that both use the same placeholders). Keys
 ending in ``_one`` are the form for one (``plural``). Placeholders in braces are filled with
@@ -135,6 +137,11 @@ STRINGS: dict[str, dict[str, str]] = {
         # every page (site/i18n.py): <html lang>, the title of the headings' permalinks
         "html_lang": "zh-CN",
         "permalink": "固定链接",
+        # the theme's templates (docs/overrides: 404.html, partials/copyright.html), HTML
+        "page_404_title": "404：页面不存在",
+        "page_404_body": "这个地址上没有页面。它可能已经改名或移走，也可能是链接写错了。",
+        "page_404_home": '<a href="{home}">回到首页</a>，看看课程地图，或者用上方的搜索框找一找。',
+        "page_made_with": "本站使用 {material} 构建",
     },
     "en": {
         "sep_clause": "; ",
@@ -256,6 +263,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "lang_en": "English",
         "html_lang": "en",
         "permalink": "Permanent link",
+        "page_404_title": "404: page not found",
+        "page_404_body": "There is no page at this address. It may have been renamed or moved, or the link is "
+                         "wrong.",
+        "page_404_home": '<a href="{home}">Go to the home page</a> for the course map, or use the search box '
+                         "above.",
+        "page_made_with": "Made with {material}",
     },
 }
 

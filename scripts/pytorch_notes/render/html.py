@@ -311,8 +311,8 @@ def verification_line(records: list[Record], lang: str, pinned: str | None, time
     text = plural(t, "verified", len(records)).format(n=len(records), when=when, devices=devices)
     old = [r for r in records if pinned and version_tuple(r.provenance.torch or "") < version_tuple(pinned)]
     if old:
-        versions = ", ".join(sorted({field(r.provenance.torch or "?") for r in old}))
-        text += " " + t["verified_old"].format(old=len(old), versions=versions, pinned=pinned)
+        versions = t["sep_list"].join(sorted({field(r.provenance.torch or "?") for r in old}))
+        text += t["sentence_gap"] + t["verified_old"].format(old=len(old), versions=versions, pinned=pinned)
     link = (f'{t["sentence_gap"]}<a href="{html.escape(times_url)}">{html.escape(t["verified_times"])}</a>'
             if times_url else "")
     return f'<p class="pn-verified" data-search-exclude="true">{html.escape(text)}{link}</p>'

@@ -168,6 +168,8 @@ def test_a_chapter_says_where_and_when_its_examples_ran_and_flags_an_older_torch
     line = verification_line([cpu, gpu], "en", "2.13.0")
     assert "on CPU (torch 2.13.0+cpu); NVIDIA H100 · CUDA 13.0 (torch 2.11.0+cu130)" in line
     assert "The outputs of 1 of them were captured with torch 2.11.0+cu130, older than the torch 2.13.0" in line
+    line = verification_line([cpu, gpu], "zh", "2.13.0")  # no space after a full-width full stop
+    assert "CUDA 13.0（torch 2.11.0+cu130）。其中 1 个示例的输出是用 torch 2.11.0+cu130 捕获的" in line
     assert verification_line([], "en", "2.13.0") == ""
 
 

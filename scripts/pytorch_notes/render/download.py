@@ -19,17 +19,13 @@ from __future__ import annotations
 from pytorch_notes.comments import localize
 from pytorch_notes.parse import cell_options
 from pytorch_notes.render.escape import safe_rel
+from pytorch_notes.render.strings import both
 from pytorch_notes.store.model import Record
 
 INDENT = "    "
 EXCEPT = 'except Exception:  __import__("traceback").print_exc()'
-FOOTER = (
-    "\n"
-    "# 以下几行由网站生成 · The lines below were added by the site.\n"
-    "# PyTorch 笔记 · PyTorch Notes: examples/{rel}\n"
-    "# 输出捕获于 · Outputs captured on: {facts}\n"
-    "{explained}"
-)
+FOOTER = (f"\n# {both('py_added')}\n# {both('py_site')}: examples/{{rel}}\n"
+          f"# {both('py_captured')}: {{facts}}\n{{explained}}")
 
 
 def _cells(lines: list[str]) -> list[tuple[int, int, bool]]:
@@ -87,7 +83,7 @@ def py_download(source: str, record: Record | None, chapter_urls: list[str], lan
         facts: the one-line provenance of ``record`` (``notebook.provenance_text``).
     """
     rel = safe_rel(record.example) if record is not None else "?"
-    explained = "".join(f"# 讲解 · Explained: {url}\n" for url in chapter_urls
+    explained = "".join(f"# {both('py_explained')}: {url}\n" for url in chapter_urls
                         if url.startswith(("http://", "https://")))
     code = run_past_errors(localize(source, lang) if lang else source)
     return code + FOOTER.format(rel=rel, facts=facts, explained=explained)

@@ -154,9 +154,9 @@ def _footer(record: Record | None, t: dict, links: Links, report: str = "") -> s
     if record and links.notebook:
         foot.append(f'<a href="{html.escape(links.notebook)}">{t["notebook"]}</a>')
     if record and links.colab:
-        foot.append(f'<a href="{html.escape(links.colab)}" target="_blank" rel="noopener">Open in Colab</a>')
+        foot.append(f'<a href="{html.escape(links.colab)}" target="_blank" rel="noopener">{t["open_colab"]}</a>')
     if record and links.kaggle:
-        foot.append(f'<a href="{html.escape(links.kaggle)}" target="_blank" rel="noopener">Open in Kaggle</a>')
+        foot.append(f'<a href="{html.escape(links.kaggle)}" target="_blank" rel="noopener">{t["open_kaggle"]}</a>')
     if report:
         foot.append(f'<a href="{html.escape(report)}" class="pn-report" target="_blank" rel="noopener">'
                     f'{t["report"]}</a>')
@@ -306,15 +306,13 @@ def verification_line(records: list[Record], lang: str, pinned: str | None, time
     kinds: dict[str, set[str]] = {}
     for r in records:
         kinds.setdefault(device_label(r), set()).add(field(r.provenance.torch or "?"))
-    if lang == "en":
-        devices = "; ".join(f"{name} (torch {', '.join(sorted(v))})" for name, v in sorted(kinds.items()))
-    else:
-        devices = "；".join(f"{name}（torch {'、'.join(sorted(v))}）" for name, v in sorted(kinds.items()))
+    devices = t["sep_clause"].join(t["verified_device"].format(name=name, versions=t["sep_list"].join(sorted(v)))
+                                   for name, v in sorted(kinds.items()))
     text = plural(t, "verified", len(records)).format(n=len(records), when=when, devices=devices)
     old = [r for r in records if pinned and version_tuple(r.provenance.torch or "") < version_tuple(pinned)]
     if old:
-        versions = ", ".join(sorted({field(r.provenance.torch or "?") for r in old}))
-        text += " " + t["verified_old"].format(old=len(old), versions=versions, pinned=pinned)
-    space = "" if lang == "zh" else " "  # after a full-width full stop, none
-    link = f'{space}<a href="{html.escape(times_url)}">{html.escape(t["verified_times"])}</a>' if times_url else ""
+        versions = t["sep_list"].join(sorted({field(r.provenance.torch or "?") for r in old}))
+        text += t["sentence_gap"] + t["verified_old"].format(old=len(old), versions=versions, pinned=pinned)
+    link = (f'{t["sentence_gap"]}<a href="{html.escape(times_url)}">{html.escape(t["verified_times"])}</a>'
+            if times_url else "")
     return f'<p class="pn-verified" data-search-exclude="true">{html.escape(text)}{link}</p>'

@@ -30,14 +30,7 @@ from pytorch_notes.render.strings import STRINGS
 from pytorch_notes.store.model import Record, to_dict
 from pytorch_notes.store.untrusted import page_text
 
-HEADER = {
-    "zh": {"intro": "这是示例 `examples/{rel}` 运行后的笔记本：代码和它真实运行时的输出。",
-           "captured": "**输出捕获于**：{facts}。",
-           "explained": "正文讲解见[{chapter}]({chapter_url})。"},
-    "en": {"intro": "The executed notebook of the example `examples/{rel}`: its code and the outputs of a real run.",
-           "captured": "**Outputs captured on**: {facts}.",
-           "explained": "It is explained in [{chapter}]({chapter_url})."},
-}
+
 def _lines(text: str) -> list[str]:
     return text.splitlines(keepends=True)
 
@@ -89,11 +82,11 @@ def build_notebook(record: Record, lang: str, chapter: str, chapter_url: str,
         The notebook as a JSON-ready dict (nbformat 4.5).
     """
     rel = example.rel if example is not None else safe_rel(record.example)
-    t = HEADER[lang]
-    parts = [f"# {notebook_title(chapter, rel)}", t["intro"].format(rel=rel),
-             t["captured"].format(facts=markdown_text(provenance_text(record)))]
+    t = STRINGS[lang]
+    parts = [f"# {notebook_title(chapter, rel)}", t["nb_intro"].format(rel=rel),
+             t["nb_captured"].format(facts=markdown_text(provenance_text(record)))]
     if chapter and _is_absolute(chapter_url):
-        parts.append(t["explained"].format(chapter=chapter, chapter_url=chapter_url))
+        parts.append(t["nb_explained"].format(chapter=chapter, chapter_url=chapter_url))
     header = "\n\n".join(parts)
     cells = [{"cell_type": "markdown", "id": "header", "metadata": {}, "source": _lines(header)}]
     cells += _code_cells(record, lang, example, "cell", 1)
@@ -134,21 +127,9 @@ def _notebook(cells: list[dict], record: Record, sections: list[dict] | None = N
     }
 
 
-CHAPTER_HEADER = {
-    "zh": {"title": "{chapter} · 笔记本",
-           "intro": "这是「{chapter}」一章嵌入的全部 {n} 个示例，按它们在页面上出现的顺序排列："
-                    "代码和它们真实运行时的输出。每个示例单独成节，各自从头运行。",
-           "section": "示例 `examples/{rel}`。输出捕获于：{facts}。"},
-    "en": {"title": "{chapter} · notebook",
-           "intro": "The {n} examples that the chapter “{chapter}” embeds, in the order of the page: their code "
-                    "and the outputs of a real run. Each example is a section of its own and runs from its start.",
-           "section": "The example `examples/{rel}`. Outputs captured on: {facts}."},
-}
-
-
 def chapter_notebook_title(chapter: str, lang: str) -> str:
     """The title of a chapter's notebook, e.g. ``自动求导 · 笔记本``."""
-    return CHAPTER_HEADER[lang]["title"].format(chapter=chapter)
+    return STRINGS[lang]["nb_chapter_title"].format(chapter=chapter)
 
 
 def build_chapter_notebook(lang: str, chapter: str, chapter_url: str,
@@ -161,14 +142,15 @@ def build_chapter_notebook(lang: str, chapter: str, chapter_url: str,
         lang, chapter, chapter_url: as for ``build_notebook``.
         sections: (record, example, heading) of each example, in page order (``urls.section_headings``).
     """
-    t, intro = CHAPTER_HEADER[lang], HEADER[lang]
-    parts = [f"# {chapter_notebook_title(chapter, lang)}", t["intro"].format(chapter=chapter, n=len(sections))]
+    t = STRINGS[lang]
+    parts = [f"# {chapter_notebook_title(chapter, lang)}",
+             t["nb_chapter_intro"].format(chapter=chapter, n=len(sections))]
     if chapter and _is_absolute(chapter_url):
-        parts.append(intro["explained"].format(chapter=chapter, chapter_url=chapter_url))
+        parts.append(t["nb_explained"].format(chapter=chapter, chapter_url=chapter_url))
     cells = [{"cell_type": "markdown", "id": "header", "metadata": {}, "source": _lines("\n\n".join(parts))}]
     listed, count = [], 1
     for i, (record, example, heading) in enumerate(sections, start=1):
-        text = f"## {heading}\n\n" + t["section"].format(
+        text = f"## {heading}\n\n" + t["nb_section"].format(
             rel=example.rel, facts=markdown_text(provenance_text(record)))
         cells.append({"cell_type": "markdown", "id": f"section-{i}", "metadata": {}, "source": _lines(text)})
         code = _code_cells(record, lang, example, f"s{i}", count)

@@ -1,18 +1,34 @@
-"""The UI strings of rendered examples, per page language (one owner for them).
+"""Every reader-visible string the build writes, per page language: the one owner of them.
 
-Placeholders in braces are filled with ``str.format``; every value put into them is escaped by the
-caller. Standard library only.
+The examples' labels and notices, the verification line, the computation-times page, the notebooks'
+headers and their page, the nav's notebook sections, the ``.py`` download's footer, the zips and their
+READMEs, the course map, the translation-lag banner, the permalinks' title and ``<html lang>``, the 404
+page and the footer's line. Other modules read them here (``tests/test_strings.py`` fails on a UI string
+table anywhere else); the theme's templates (``docs/overrides``) read the ``page_*`` ones as
+``pn_strings(lang)``, a global the plugin gives their Jinja environment (``on_env``). Material's own
+strings (the search box, the language menu...) stay Material's (``lang.t``).
+
+Every key exists in every language (a test checks it, and that both use the same placeholders). Keys
+ending in ``_one`` are the form for one (``plural``). Placeholders in braces are filled with
+``str.format``; every value put into them is escaped by the caller. Chinese strings put a space between
+Chinese and Latin text and use full-width punctuation. Standard library only.
 """
 
 from __future__ import annotations
 
 STRINGS: dict[str, dict[str, str]] = {
     "zh": {
+        # punctuation between the parts of a sentence: clauses, items of a list, sentences
+        "sep_clause": "；",
+        "sep_list": "、",
+        "sentence_gap": "",  # none after a full-width full stop
         "report": "报告问题",
         "captured": "输出捕获于",
         "download_py": "下载 .py",
         "download_ipynb": "下载 .ipynb",
         "notebook": "笔记本视图",
+        "open_colab": "在 Colab 中打开",
+        "open_kaggle": "在 Kaggle 中打开",
         "output": "输出",
         "raised": "预期的异常",
         "failed_cell": "未预期的异常",
@@ -35,6 +51,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "compare": "整个示例的运行时间：{parts}",
         "compare_ratio": "（{slow} 用时是 {fast} 的 {ratio:.1f} 倍）",
         "verified": "本章的 {n} 个示例最近一次运行于 {when}，设备：{devices}。",
+        "verified_one": "本章的 1 个示例最近一次运行于 {when}，设备：{devices}。",
+        "verified_device": "{name}（torch {versions}）",
         "verified_old": "其中 {old} 个示例的输出是用 torch {versions} 捕获的，早于本项目固定的 torch {pinned}。",
         "verified_times": "各示例的运行时间",
         # the computation-times page (render/times.py)
@@ -61,12 +79,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "times_one_record": "1 份记录",
         "times_device_none": "{device}：没有记录",
         "times_range": "{first} 至 {last}",
-        "times_sep": "；",
-        "times_machine_sep": "、",
         "times_isolation": "隔离方式 {isolation}",
         "times_no_isolation": "未记录隔离方式",
         # "Download all" (site/bundles.py): the links, and the README.txt inside the zips (plain text)
         "bundle_chapter": "下载本章全部 {n} 个示例（.py 与 .ipynb，zip 压缩包）",
+        "bundle_chapter_one": "下载本章全部 1 个示例（.py 与 .ipynb，zip 压缩包）",
         "bundle_course": "下载全部示例（zip）",
         "bundle_readme_title": "{site} · {title}",
         "bundle_readme_everything": "全部示例",
@@ -89,13 +106,54 @@ STRINGS: dict[str, dict[str, str]] = {
         # the course map on the home page (site/coursemap.py)
         "course_map_item": "- [{title}]({src})：{description}。{count}",
         "examples": "{n} 个示例",
+        "examples_one": "1 个示例",
+        # the notebooks (render/notebook.py): the header cells of an example's and of a chapter's (Markdown)
+        "nb_intro": "这是示例 `examples/{rel}` 运行后的笔记本：代码和它真实运行时的输出。",
+        "nb_captured": "**输出捕获于**：{facts}。",
+        "nb_explained": "正文讲解见[{chapter}]({chapter_url})。",
+        "nb_chapter_title": "{chapter} · 笔记本",
+        "nb_chapter_intro": "这是「{chapter}」一章嵌入的全部 {n} 个示例，按它们在页面上出现的顺序排列："
+                            "代码和它们真实运行时的输出。每个示例单独成节，各自从头运行。",
+        "nb_section": "示例 `examples/{rel}`。输出捕获于：{facts}。",
+        # a chapter notebook's page (site/notebook_view.py, docs/overrides/notebook.html), its nav section (site/nav.py)
+        "nb_actions": "下载与章节",
+        "nb_actions_ipynb": "下载本章 .ipynb",
+        "nb_actions_zip": "下载本章示例 .zip",
+        "nb_actions_chapter": "返回章节：{chapter}",
+        "nb_nav_section": "示例笔记本",
+        # the .py download's footer (render/download.py): each line in every language (both())
+        "py_added": "以下几行由网站生成",
+        "py_site": "PyTorch 笔记",
+        "py_captured": "输出捕获于",
+        "py_explained": "讲解",
+        # the translation-lag banner (site/lag.py), Markdown; {changed}: the other language's lang_<code>
+        "lag_title": "译文可能已过期",
+        "lag_body": "{changed}版在上次同步之后改过，这一页可能还没跟上。"
+                    "请以<a href=\"{url}\">{changed}版</a>为准；也欢迎帮忙更新本页。",
+        "lag_both_title": "两种语言的版本可能不一致",
+        "lag_both_body": "这一页的中文版和英文版在上次同步之后都改过，内容可能还没对齐。",
+        "lang_zh": "中文",
+        "lang_en": "英文",
+        # every page (site/i18n.py): <html lang>, the title of the headings' permalinks
+        "html_lang": "zh-CN",
+        "permalink": "固定链接",
+        # the theme's templates (docs/overrides: 404.html, partials/copyright.html), HTML
+        "page_404_title": "404：页面不存在",
+        "page_404_body": "这个地址上没有页面。它可能已经改名或移走，也可能是链接写错了。",
+        "page_404_home": '<a href="{home}">回到首页</a>，看看课程地图，或者用上方的搜索框找一找。',
+        "page_made_with": "本站使用 {material} 构建",
     },
     "en": {
+        "sep_clause": "; ",
+        "sep_list": ", ",
+        "sentence_gap": " ",
         "report": "Report a problem",
         "captured": "Captured on",
         "download_py": "Download .py",
         "download_ipynb": "Download .ipynb",
         "notebook": "Notebook view",
+        "open_colab": "Open in Colab",
+        "open_kaggle": "Open in Kaggle",
         "output": "Output",
         "raised": "Expected exception",
         "failed_cell": "Unexpected exception",
@@ -119,6 +177,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "compare_ratio": " ({slow} took {ratio:.1f}× as long as {fast})",
         "verified": "The {n} examples of this chapter were last run on {when}, on {devices}.",
         "verified_one": "The example of this chapter was last run on {when}, on {devices}.",
+        "verified_device": "{name} (torch {versions})",
         "verified_old": "The outputs of {old} of them were captured with torch {versions}, older than the "
                         "torch {pinned} this project pins.",
         "verified_times": "Run times of each example",
@@ -146,8 +205,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "times_one_record": "1 record",
         "times_device_none": "{device}: no records",
         "times_range": "{first} to {last}",
-        "times_sep": "; ",
-        "times_machine_sep": ", ",
         "times_isolation": "isolation {isolation}",
         "times_no_isolation": "isolation not recorded",
         # "Download all" (site/bundles.py): the links, and the README.txt inside the zips (plain text)
@@ -180,10 +237,52 @@ STRINGS: dict[str, dict[str, str]] = {
         "course_map_item": "- [{title}]({src}): {description}. {count}",
         "examples": "{n} examples",
         "examples_one": "1 example",
+        "nb_intro": "The executed notebook of the example `examples/{rel}`: its code and the outputs of a real run.",
+        "nb_captured": "**Outputs captured on**: {facts}.",
+        "nb_explained": "It is explained in [{chapter}]({chapter_url}).",
+        "nb_chapter_title": "{chapter} · notebook",
+        "nb_chapter_intro": "The {n} examples that the chapter “{chapter}” embeds, in the order of the page: their "
+                            "code and the outputs of a real run. Each example is a section of its own and runs from "
+                            "its start.",
+        "nb_section": "The example `examples/{rel}`. Outputs captured on: {facts}.",
+        "nb_actions": "Downloads and chapter",
+        "nb_actions_ipynb": "Download the chapter's .ipynb",
+        "nb_actions_zip": "Download the chapter's examples (.zip)",
+        "nb_actions_chapter": "Back to the chapter: {chapter}",
+        "nb_nav_section": "Example notebooks",
+        "py_added": "The lines below were added by the site.",
+        "py_site": "PyTorch Notes",
+        "py_captured": "Outputs captured on",
+        "py_explained": "Explained",
+        "lag_title": "This translation may be out of date",
+        "lag_body": "The {changed} version changed after this page was last synced with it. "
+                    "When in doubt, read the <a href=\"{url}\">{changed} version</a>, or help update this page.",
+        "lag_both_title": "The two languages may disagree",
+        "lag_both_body": "Both the Chinese and the English version of this page changed since they were last synced.",
+        "lang_zh": "Chinese",
+        "lang_en": "English",
+        "html_lang": "en",
+        "permalink": "Permanent link",
+        "page_404_title": "404: page not found",
+        "page_404_body": "There is no page at this address. It may have been renamed or moved, or the link is "
+                         "wrong.",
+        "page_404_home": '<a href="{home}">Go to the home page</a> for the course map, or use the search box '
+                         "above.",
+        "page_made_with": "Made with {material}",
     },
 }
 
 
+def ui(lang: str) -> dict[str, str]:
+    """The strings of ``lang``; English for a language the site has no strings for."""
+    return STRINGS.get(lang, STRINGS["en"])
+
+
 def plural(t: dict[str, str], key: str, n: int) -> str:
-    """``t[key + "_one"]`` when ``n`` is 1 and the language has such a string (English), else ``t[key]``."""
+    """``t[key + "_one"]`` when ``n`` is 1 (when ``t`` has that form), else ``t[key]``."""
     return t.get(key + "_one", t[key]) if n == 1 else t[key]
+
+
+def both(key: str) -> str:
+    """``key``'s string in every language, joined by `` · `` (the ``.py`` download serves every reader)."""
+    return " · ".join(t[key] for t in STRINGS.values())

@@ -303,8 +303,8 @@ def devices_line(rows: list[ExampleRow], kinds: list[str], lang: str) -> str:
         records = t["times_one_record"] if len(timed) == 1 else t["times_records"].format(n=len(timed))
         parts.append(t["times_device"].format(device=KIND_NAMES[k], records=records,
                                               dates=_dates([tm.day for tm in timed], lang),
-                                              machines=t["times_machine_sep"].join(machines)))
-    return f'<p class="pn-times__devices">{one_html_line(html.escape(t["times_sep"].join(parts)))}</p>'
+                                              machines=t["sep_list"].join(machines)))
+    return f'<p class="pn-times__devices">{one_html_line(html.escape(t["sep_clause"].join(parts)))}</p>'
 
 
 def times_markdown(chapters: list[ChapterTimes], lang: str) -> str:

@@ -1,10 +1,10 @@
-"""Language details of the built pages: a 404 page per language, Chinese UI strings, ``lang="zh-CN"``.
+"""Language details of the built pages: a 404 page per language, the permalinks' title, ``lang="zh-CN"``.
 
 Called by the ``pytorch-notes`` plugin (``plugin.py``):
 
 * ``localise`` (``on_post_page``, before mkdocs-static-i18n's): Chinese pages declare ``lang="zh-CN"``
   and their permalinks say 固定链接, not "Permanent link" (the toc extension's one title serves every
-  language).
+  language): ``html_lang`` and ``permalink`` of ``render/strings.py``.
 * ``keep_404`` (``on_post_build``, before mkdocs-static-i18n's, which builds the other languages):
   mkdocs-static-i18n builds each language into the same folder, so the last language's ``404.html``
   overwrote the others: every reader got the English one. Each language's 404 is kept, the default
@@ -18,11 +18,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from pytorch_notes.render.strings import STRINGS
 from pytorch_notes.settings import LANGUAGES
 
 DEFAULT = LANGUAGES[0]
-PERMALINK = {"zh": "固定链接"}
-HTML_LANG = {"zh": "zh-CN"}
+TOC_PERMALINK = 'title="Permanent link"'  # the toc extension's one title of every language's permalinks
 
 _ALTERNATE = re.compile(r'<link rel="alternate" href="([^"]*)" hreflang="([^"]*)">')
 
@@ -41,11 +41,13 @@ def language(config) -> str:
 
 def localise(html: str, lang: str) -> str:
     """``html`` with the ``<html lang>`` and the permalink titles of language ``lang``."""
-    if lang in HTML_LANG:
-        html = html.replace(f'<html lang="{lang}"', f'<html lang="{HTML_LANG[lang]}"', 1)
-    if lang in PERMALINK:
-        html = html.replace('title="Permanent link"', f'title="{PERMALINK[lang]}"')
-    return html
+    t = STRINGS.get(lang)
+    if t is None:
+        return html
+    if t["html_lang"] != lang:
+        html = html.replace(f'<html lang="{lang}"', f'<html lang="{t["html_lang"]}"', 1)
+    permalink = f'title="{t["permalink"]}"'
+    return html.replace(TOC_PERMALINK, permalink) if permalink != TOC_PERMALINK else html
 
 
 def keep_404(config, saved: dict[str, str]) -> None:

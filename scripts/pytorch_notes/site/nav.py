@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from mkdocs.structure.nav import Section
 
+from pytorch_notes.render.strings import ui
 from pytorch_notes.site.common import page_language
 from pytorch_notes.site.notebooks import is_notebook_page
-
-NOTEBOOK_SECTION = {"zh": "示例笔记本", "en": "Example notebooks"}
 
 
 def add_notebook_sections(nav, config, files):
@@ -28,7 +27,7 @@ def add_notebook_sections(nav, config, files):
                  if is_notebook_page(getattr(f, "page", None))}
     if not notebooks:
         return nav
-    label = NOTEBOOK_SECTION.get(lang, "Notebooks")
+    label = ui(lang)["nb_nav_section"]
 
     def notebook_pages(pages) -> list:
         found = []

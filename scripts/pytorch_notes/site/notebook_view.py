@@ -11,16 +11,11 @@ from mkdocs.utils import get_relative_url
 
 from pytorch_notes.render.html import figure_assets
 from pytorch_notes.render.notebook import chapter_notebook_title
+from pytorch_notes.render.strings import ui
 from pytorch_notes.site import bundles, notebook_styles
 from pytorch_notes.site.notebooks import NotebookSite, is_notebook_page
 from pytorch_notes.site.urls import absolute_page_url, chapter_ipynb_url, lang_root, page_url
 
-TEXT = {
-    "zh": {"label": "下载与章节", "ipynb_text": "下载本章 .ipynb", "zip_text": "下载本章示例 .zip",
-           "chapter_text": "返回章节：{chapter}"},
-    "en": {"label": "Downloads and chapter", "ipynb_text": "Download the chapter's .ipynb",
-           "zip_text": "Download the chapter's examples (.zip)", "chapter_text": "Back to the chapter: {chapter}"},
-}
 _DATA_PNG = re.compile(r'src="data:image/png;base64,([A-Za-z0-9+/=\s]+)"')
 
 
@@ -51,15 +46,15 @@ def prepare_page(html: str, page, config, tokens: notebook_styles.TokenStyles, e
     if not is_notebook_page(page):
         return html
     chapter, lang = page.file.chapter, page.file.lang
-    text = TEXT.get(lang, TEXT["en"])
+    text = ui(lang)
     use_dir = config.use_directory_urls
     here = page.url
     chapter_link = get_relative_url(lang_root(lang) + page_url(chapter.page, use_dir), here)
     page.meta["title"] = chapter_notebook_title(chapter.title, lang)
     page.meta["template"] = "notebook.html"
     page.meta["pn_notebook"] = {
-        "label": text["label"], "ipynb_text": text["ipynb_text"], "zip_text": text["zip_text"],
-        "chapter_text": text["chapter_text"].format(chapter=chapter.title),
+        "label": text["nb_actions"], "ipynb_text": text["nb_actions_ipynb"], "zip_text": text["nb_actions_zip"],
+        "chapter_text": text["nb_actions_chapter"].format(chapter=chapter.title),
         "ipynb": get_relative_url(lang_root(lang) + chapter_ipynb_url(chapter.page), here),
         "zip": get_relative_url(bundles.chapter_url(lang, chapter), here),
         "chapter": chapter_link,

@@ -34,6 +34,7 @@ from pytorch_notes.filememo import stat_key
 from pytorch_notes.parse import ExampleError, parse_example, resolve_example
 from pytorch_notes.render import kinds as kinds_module
 from pytorch_notes.render import notebook as notebook_module
+from pytorch_notes.render import strings as strings_module
 from pytorch_notes.render.notebook import build_chapter_notebook, build_notebook, dumps, py_download
 from pytorch_notes.settings import LANGUAGES, REPO_ROOT
 from pytorch_notes.site.chapters import Chapter, chapters, nav_pages
@@ -52,7 +53,7 @@ from pytorch_notes.site.urls import (
 from pytorch_notes.store.layout import record_path
 
 CACHE_DIR = REPO_ROOT / ".cache" / "pytorch-notes" / "notebooks"
-_RENDERER = (Path(notebook_module.__file__), Path(comments_module.__file__), Path(kinds_module.__file__))
+_RENDERER = tuple(Path(m.__file__) for m in (notebook_module, comments_module, kinds_module, strings_module))
 
 
 def refuse_leftovers(docs_dir: Path) -> None:

@@ -20,6 +20,7 @@ the output store written by ``make capture``.
   page and link each chapter's verification line to its rows there (``times``).
 * ``on_page_content``: a notebook page's title, downloads, stylesheets and figures (``notebook_view``).
 * ``on_nav``: each course section gets its chapters' notebook pages (``nav``).
+* ``on_env``: the templates in ``docs/overrides`` get the UI strings as ``pn_strings(lang)`` (``render.strings.ui``).
 * ``on_post_page``, ``on_post_build``: a 404 page per language and localised UI strings (``i18n``).
 * ``on_post_build``: first, the search entries computed beside the build in their places (``searchpool``);
   last, one search index per language (``search``), and the files of the last build that this one did
@@ -52,6 +53,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
 from pytorch_notes import filememo
+from pytorch_notes.render.strings import ui
 from pytorch_notes.settings import LANGUAGES, REPO_ROOT
 from pytorch_notes.site import (
     buildcache,
@@ -206,6 +208,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
 
     @event_priority(AFTER_OTHERS)  # after mkdocs-static-i18n's
     def on_env(self, env, *, config, files):
+        env.globals["pn_strings"] = ui  # the UI strings of a language, for docs/overrides (404, footer)
         buildcache.compiled_templates(env)  # Material's templates compiled once, not on every build
         rendercache.install(env, config, self.page_cache, self.digests)  # an unchanged page is not rendered again
         self.serve.restore_skipped_pages(files)  # titles of the pages a dirty rebuild did not read

@@ -28,6 +28,10 @@ ROOT = Path(__file__).resolve().parent.parent
 MKDOCS = Path(sys.executable).with_name("mkdocs")
 CHROMIUM = find_chromium()  # Debian's; Playwright's own browser download is never used
 pytestmark = pytest.mark.xdist_group("offline")  # one offline build per run, on one worker
+# The checks of the built copy run with its browser test, in `make test-browser` (marker `browser`): one
+# offline build (~25 s of CPU, every page rendered again with directory URLs off) serves them all, and
+# `make test` keeps within its 3 minutes.
+WITH_THE_BROWSER_TEST = pytest.mark.browser
 
 LINK = re.compile(r'\b(?:href|src)="([^"]*)"')
 EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//|#)", re.I)  # http:, mailto:, data:, //host, #anchor
@@ -87,6 +91,7 @@ def _html_pages(site: Path) -> list[Path]:
             if p.name != "404.html" and p.relative_to(site).parts[0] != "overrides"]
 
 
+@WITH_THE_BROWSER_TEST
 def test_pages_are_files_not_folders(offline_site):
     assert (offline_site / "autograd.html").is_file() and (offline_site / "en" / "autograd.html").is_file()
     notebooks = sorted((offline_site / "en" / "notebooks").glob("*/index.html"))
@@ -96,6 +101,7 @@ def test_pages_are_files_not_folders(offline_site):
         assert ipynb.is_file(), f"{page}: the chapter's .ipynb download {ipynb} is missing"
 
 
+@WITH_THE_BROWSER_TEST
 def test_every_local_link_resolves_to_a_file(offline_site):
     """From file:// a link to a folder shows a directory listing: every href/src must name a file."""
     broken = []
@@ -109,6 +115,7 @@ def test_every_local_link_resolves_to_a_file(offline_site):
     assert not broken, f"{len(broken)} links that do not resolve to a file, e.g.:\n" + "\n".join(broken[:20])
 
 
+@WITH_THE_BROWSER_TEST
 def test_nothing_refers_to_a_cdn(offline_site):
     for page in _html_pages(offline_site):
         text = page.read_text(encoding="utf-8")
@@ -125,6 +132,7 @@ def _script_index(path: Path) -> list[dict]:
     return json.loads(text[len(prefix):])["docs"]
 
 
+@WITH_THE_BROWSER_TEST
 def test_each_language_has_its_own_search_script(offline_site):
     zh = _script_index(offline_site / "search" / "search_index.js")
     en = _script_index(offline_site / "en" / "search" / "search_index.js")

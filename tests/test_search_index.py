@@ -47,3 +47,36 @@ def test_material_scrubs_only_pages_it_may_change_and_every_page_gets_its_conten
         search.put_back_content(context, p)
         assert context == {}
         assert p.content == (before if p is not marked else "<p>t</p>")  # Material's scrub still ran there
+
+
+def test_the_index_view_gives_materials_entries_with_less_html():
+    """``search.index_view`` empties what Material's parser skips whole; the entries stay the same."""
+    from types import SimpleNamespace
+
+    from material.plugins.search.plugin import SearchIndex
+    from mkdocs.structure.toc import get_toc
+
+    code = ('<div class="highlight"><table class="highlighttable"><tr><td class="linenos"><div class="linenodiv">'
+            '<pre><span class="normal">1</span>\n<span class="normal">2</span></pre></div></td><td class="code">'
+            '<div><pre><span></span><code><span class="n">x</span> <span class="o">=</span> <span class="mi">1</span>\n'
+            '</code></pre></div></td></tr></table></div>')
+    html = ('<h1 id="t">Tensors</h1><p data-search-exclude="true">Verified on CPU <a href="x">times</a></p>'
+            f'<p>A tensor.</p><div class="tabbed-set"><div class="tabbed-block">{code}</div>'
+            f'<section class="pn-tab-more" data-search-exclude><div class="tabbed-block">{code}<div><p>out</p></div>'
+            '</div></section></div><h2 id="s">Views</h2><div data-search-exclude><h3 id="kept">A heading</h3></div>'
+            '<p>view</p>')
+    view = search.index_view(html)
+    assert len(view) < len(html) - 2 * len(code) // 3
+    assert "pn-tab-more" in view and '<section class="pn-tab-more" data-search-exclude></section>' in view
+    assert '<h3 id="kept">A heading</h3>' in view, "an element holding a heading is left whole"
+    unclosed = "<div data-search-exclude><p>never closed</p>"  # left to Material, as it is
+    assert search.index_view("<p data-search-exclude>a</p>" + unclosed) == "<p data-search-exclude></p>" + unclosed
+
+    def entries(content: str) -> list[dict]:
+        page = SimpleNamespace(url="t/", title="Tensors", meta={}, content=content,
+                               toc=get_toc([{"level": 1, "id": "t", "name": "Tensors", "children": []}]))
+        index = SearchIndex(lang=["en"], separator=r"[\s\-]+", pipeline=[], fields={})
+        index.add_entry_from_context(page)
+        return index.entries
+
+    assert entries(view) == entries(html) and entries(html)

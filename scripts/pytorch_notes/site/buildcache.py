@@ -171,7 +171,8 @@ def install(pool: SearchPool | None = None, serve=None, digests: TextDigests | N
         elif key is not None and pool is not None and pool.offload(self, page, key, entries):  # beside the build
             return None  # mkdocs build, not make serve: nothing to record
         else:
-            add_entry(self, page)  # an excluded page gives no entries: no key to compute
+            # an excluded page gives no entries (no key to compute); the others are read as the pool reads them
+            add_entry(self, page if key is None else searchpool.PageFields.of(page))
             if key is not None:
                 entries.put(key, self.entries[start:])
         if serve is not None:

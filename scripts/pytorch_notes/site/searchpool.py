@@ -21,6 +21,8 @@ import atexit
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
+from pytorch_notes.site.search import index_view
+
 
 @dataclass
 class PageFields:
@@ -34,7 +36,9 @@ class PageFields:
 
     @classmethod
     def of(cls, page) -> PageFields:
-        return cls(page.url, str(page.title), dict(page.meta or {}), page.toc, page.content)
+        """The fields of ``page``, its HTML as the indexer reads it (``search.index_view``: what Material
+        skips whole, emptied)."""
+        return cls(page.url, str(page.title), dict(page.meta or {}), page.toc, index_view(page.content or ""))
 
 
 @dataclass

@@ -18,7 +18,8 @@ moves its address to a free port; the variables the Makefile exports come from `
   The figure is the seconds from the save to the last of them (target <= 2.0 s).
   Between two edits the server is left to settle (``build_pending``).
 * plain Material: the warm strict build of the same Markdown pages, ``::: example`` lines removed, with
-  the theme (its few template overrides in ``docs/overrides`` included), i18n, search and the Markdown
+  the theme (its template overrides in ``docs/overrides`` included, but for the two that read the plugin's
+  UI strings, ``pn_strings``: the 404 page and the footer, Material's own there), i18n, search and the Markdown
   extensions but no hooks and no mkdocs-jupyter (``plain_overrides``): the floor for this stack;
   reported with the ratio ours / plain, no target.
 * fresh clone (``benchmarks.fresh``): ``make serve`` in a ``git clone`` of HEAD until the home page
@@ -288,6 +289,9 @@ def pages_updated(server: Server, path: Path, edit, urls: list[str]) -> list[str
 def bench_plain(tmp: Path, repeat: int) -> Figure:
     """Warm strict build of the pages as plain Material (``plain_overrides``, ``strip_embeds``)."""
     root = copy_repo(tmp / "plain-repo")
+    for template in (root / "docs" / "overrides").rglob("*.html"):  # those reading the plugin's UI strings
+        if "pn_strings(" in template.read_text(encoding="utf-8"):  # fall back to Material's own
+            template.unlink()
     for lang in LANGUAGES:
         for path in language_pages(lang, root / "docs").values():
             path.write_text(strip_embeds(path.read_text(encoding="utf-8")), encoding="utf-8")

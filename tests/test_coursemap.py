@@ -60,3 +60,25 @@ def test_a_page_is_named_by_its_front_matter_title_else_its_first_heading():
     assert page_title("---\ntitle: \"Quickstart\"\n---\n# Quickstart: train your first model\n") == "Quickstart"
     assert page_title("---\ndescription: no title here\n---\n# Heading\n") == "Heading"
     assert page_title("no heading at all\n") is None
+
+
+def test_page_facts_name_the_page_by_its_nav_title_and_refuse_a_page_without_a_heading(tmp_path):
+    import pytest
+    from mkdocs.exceptions import PluginError
+    from pytorch_notes.site.coursemap import page_facts
+
+    page = tmp_path / "q.md"
+    front = "---\ntitle: 快速上手\ndescription: 一句话。\n---\n\n"
+    page.write_text(front + "# 快速上手：很长的标题\n\n::: example intro/first_gradient.py\n", encoding="utf-8")
+    assert page_facts(page, "docs/zh/q.md") == ("快速上手", "一句话", 1)
+    page.write_text("---\ntitle: 快速上手\ndescription: 一句话\n---\n\n没有一级标题。\n", encoding="utf-8")
+    with pytest.raises(PluginError, match=r"docs/zh/q\.md: no `# Title` line"):
+        page_facts(page, "docs/zh/q.md")
+
+
+def test_a_source_path_gives_its_language_and_its_path_in_that_language():
+    from pytorch_notes.site.urls import src_language
+
+    assert src_language("en/autograd.md") == ("en", "autograd.md")
+    assert src_language("zh/index.md") == ("zh", "index.md")
+    assert src_language("404.html") == ("zh", "404.html")  # outside the language folders: the default's

@@ -109,15 +109,21 @@ _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 _FRONT_TITLE = re.compile(r"""^title:[ \t]*(?P<q>["']?)(?P<title>.*?)(?P=q)[ \t]*$""", re.M)
 
 
+def split_front_matter(markdown: str) -> tuple[str, str]:
+    """(the front matter's text between its ``---`` lines, or ``""``; the page's Markdown after it)."""
+    front = _FRONT_MATTER.match(markdown)
+    return (front.group(1), markdown[front.end():]) if front else ("", markdown)
+
+
 def page_title(markdown: str) -> str | None:
     """The page's title as MkDocs names it in the nav and the window title: ``title:`` in the front
     matter when there is one (a short name beside a longer first heading: "快速上手" for "快速上手：训练
     第一个模型的完整示例"), else the first level-1 heading; None without either. (MkDocs reads the
     front matter as YAML; a title here is one plain or quoted line.)"""
-    front = _FRONT_MATTER.match(markdown)
-    if front and (m := _FRONT_TITLE.search(front.group(1))) and m.group("title").strip():
+    front, body = split_front_matter(markdown)
+    if (m := _FRONT_TITLE.search(front)) and m.group("title").strip():
         return m.group("title").strip()
-    return first_heading(markdown)
+    return first_heading(body)
 
 
 @file_memo

@@ -38,10 +38,9 @@ from mkdocs.utils import get_relative_url
 from pytorch_notes.pages import prose_lines
 from pytorch_notes.parse import cell_options
 from pytorch_notes.render.strings import STRINGS, plural
-from pytorch_notes.settings import LANGUAGES
 from pytorch_notes.site.chapters import PREFIX, Chapter, chapters, nav_pages
 from pytorch_notes.site.embed import py_url
-from pytorch_notes.site.urls import absolute_page_url, example_ipynb_url, lang_root
+from pytorch_notes.site.urls import absolute_page_url, example_ipynb_url, lang_root, src_language
 from pytorch_notes.site.zips import ZipCache, chapter_readme, course_readme, digest
 
 
@@ -131,7 +130,7 @@ class Bundles:
     def chapter_link(self, page, config, lang: str) -> str:
         """``on_page_markdown``: the paragraph linking a chapter page to its zip (relative URL), or "" for a
         page without one. Placed under the title, after the verification line (the module's docstring)."""
-        chapter = self.links.get(lang, {}).get(_page_rel(page)[1])
+        chapter = self.links.get(lang, {}).get(src_language(page.file.src_uri)[1])
         if chapter is None:
             return ""
         href = get_relative_url(chapter_url(lang, chapter), page.file.url)
@@ -142,7 +141,7 @@ class Bundles:
     def home_link(self, markdown: str, page, config, lang: str) -> str:
         """``on_page_markdown``: the home page (``index.md`` of a language) with a button to the course zip,
         appended to its first row of buttons (a line with ``.md-button``), or a paragraph under its title."""
-        if _page_rel(page)[1] != "index.md" or not self.links.get(lang):
+        if src_language(page.file.src_uri)[1] != "index.md" or not self.links.get(lang):
             return markdown
         href = html.escape(get_relative_url(course_url(lang), page.file.url))
         text = html.escape(STRINGS[lang]["bundle_course"])
@@ -154,15 +153,3 @@ class Bundles:
                 return "\n".join(lines)
         at = next((i + 1 for i, ln in enumerate(lines) if ln.startswith("# ")), 0)
         return "\n".join(lines[:at] + ["", f'<p class="pn-bundle">{button}</p>', ""] + lines[at:])
-
-
-def _page_rel(page) -> tuple[str, str]:
-    """(language, path under ``docs/<lang>/``) of a page."""
-    src = page.file.src_uri
-    head, _, rest = src.partition("/")
-    return (head, rest) if head in LANGUAGES and rest else (LANGUAGES[0], src)
-
-
-
-
-

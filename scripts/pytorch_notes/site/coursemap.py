@@ -17,14 +17,12 @@ from pathlib import Path
 import yaml
 from mkdocs.exceptions import PluginError
 
-from pytorch_notes.pages import PageError, find_embeds, page_title
+from pytorch_notes.pages import PageError, find_embeds, first_heading, page_title, split_front_matter
 from pytorch_notes.render.strings import STRINGS, plural
 
 MARKER = "<!-- course-map -->"
 LEFT_OUT: tuple[str, ...] = ()  # nav sections not listed (none today: the about section is listed too)
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
-_FRONT = re.compile(r"\A---\n(.*?)\n---\n", re.S)
-_H1 = re.compile(r"^# (.+?)\s*$", re.M)
 
 
 def page_facts(path: Path, name: str) -> tuple[str, str, int]:
@@ -36,10 +34,9 @@ def page_facts(path: Path, name: str) -> tuple[str, str, int]:
             malformed embed; the message names ``name`` (e.g. ``docs/zh/autograd.md``).
     """
     text = path.read_text(encoding="utf-8")
-    front = _FRONT.match(text)
-    meta = (yaml.safe_load(front.group(1)) or {}) if front else {}
-    body = text[front.end():] if front else text
-    title = _H1.search(body)
+    front, body = split_front_matter(text)
+    meta = (yaml.safe_load(front) or {}) if front else {}
+    title = page_title(text) if first_heading(body) else None
     description = meta.get("description") if isinstance(meta, dict) else None
     if not title:
         raise PluginError(f"{name}: no `# Title` line; the course map lists the page by its first heading")
@@ -50,7 +47,7 @@ def page_facts(path: Path, name: str) -> tuple[str, str, int]:
         count = len({e.rel for e in find_embeds(body, name)})
     except PageError as exc:
         raise PluginError(str(exc)) from None
-    return page_title(text) or title.group(1).strip(), description.strip().rstrip("。.").strip(), count
+    return title, description.strip().rstrip("。.").strip(), count
 
 
 def sections(nav: list, translations: dict[str, str]) -> list[tuple[str, list[str]]]:

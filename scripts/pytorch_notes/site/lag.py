@@ -9,14 +9,13 @@ from mkdocs.utils import get_relative_url
 from pytorch_notes.render.strings import STRINGS
 from pytorch_notes.settings import LANGUAGES
 from pytorch_notes.site.common import log
-from pytorch_notes.site.urls import lang_root
+from pytorch_notes.site.urls import lang_root, src_language
 from pytorch_notes.twins import TwinsError, page_lag
 
 
 def twin_lag_banner(page, lang: str) -> str:
     """An admonition for a page whose twin changed after the last sync (see scripts/twins.py)."""
-    rel = page.file.src_uri.split("/", 1)[1] if page.file.src_uri.split("/", 1)[0] in LANGUAGES else \
-        page.file.src_uri
+    rel = src_language(page.file.src_uri)[1]
     try:
         lag = page_lag(rel)
     except TwinsError as exc:

@@ -94,33 +94,28 @@ def _blocks(css: str) -> list[tuple[str, str | None]]:
     return items
 
 
-def _split_selectors(prelude: str) -> list[str]:
-    """A selector list split on its top-level commas (not those inside ``:not(...)`` and the like)."""
+def _split_top_level(text: str, sep: str, opens: str = "(", closes: str = ")") -> list[str]:
+    """``text`` split on ``sep`` outside brackets, each part stripped, empty ones left out."""
     parts, depth, start = [], 0, 0
-    for i, ch in enumerate(prelude):
-        if ch in "([":
+    for i, ch in enumerate(text):
+        if ch in opens:
             depth += 1
-        elif ch in ")]":
+        elif ch in closes:
             depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(prelude[start:i].strip())
+        elif ch == sep and depth == 0:
+            parts.append(text[start:i].strip())
             start = i + 1
-    parts.append(prelude[start:].strip())
+    parts.append(text[start:].strip())
     return [p for p in parts if p]
 
 
+def _split_selectors(prelude: str) -> list[str]:
+    """A selector list split on its top-level commas (not those inside ``:not(...)`` and the like)."""
+    return _split_top_level(prelude, ",", "([", ")]")
+
+
 def _declarations(body: str) -> list[str]:
-    out, depth, start = [], 0, 0
-    for i, ch in enumerate(body):
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == ";" and depth == 0:
-            out.append(body[start:i].strip())
-            start = i + 1
-    out.append(body[start:].strip())
-    return [d for d in out if d]
+    return _split_top_level(body, ";")
 
 
 def _keep_selector(selector: str, classes: set[str]) -> bool:

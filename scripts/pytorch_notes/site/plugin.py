@@ -54,7 +54,7 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
 from pytorch_notes import filememo
 from pytorch_notes.render.strings import ui
-from pytorch_notes.settings import LANGUAGES, REPO_ROOT
+from pytorch_notes.settings import REPO_ROOT
 from pytorch_notes.site import (
     buildcache,
     bundles,
@@ -79,6 +79,7 @@ from pytorch_notes.site import (
 )
 from pytorch_notes.site.common import page_language
 from pytorch_notes.site.deferimports import defer_import
+from pytorch_notes.site.urls import src_language
 
 AFTER_OTHERS = -1  # after the other plugins' default handlers (0), before their late ones (-50, -100)
 
@@ -220,7 +221,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         if not src.endswith(".md"):
             self.prewarm.wait(page.file.abs_src_path)  # a notebook page: its conversion ahead is done
             return markdown
-        lang = src.split("/", 1)[0] if src.split("/", 1)[0] in LANGUAGES else LANGUAGES[0]
+        lang = src_language(src)[0]
         banner = lag.twin_lag_banner(page, lang)
         self.embeds.prepare(markdown, page, config, lang, f"docs/{src}")
         markdown = self.times.fill_page(markdown, page, config, files, lang)  # the computation-times page's tables

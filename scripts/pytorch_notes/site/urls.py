@@ -19,6 +19,14 @@ def lang_root(lang: str) -> str:
     return "" if lang == LANGUAGES[0] else f"{lang}/"
 
 
+def src_language(src_uri: str) -> tuple[str, str]:
+    """(language, path under ``docs/<lang>/``) of a page's source, ``"en/autograd.md"`` -> ``("en",
+    "autograd.md")`` (mkdocs-static-i18n's folder layout); a source outside the language folders is the
+    default language's."""
+    head, _, rest = src_uri.partition("/")
+    return (head, rest) if head in LANGUAGES and rest else (LANGUAGES[0], src_uri)
+
+
 def lang_of_url(url: str) -> str:
     """The language whose root holds the site-relative ``url`` (``"en/autograd/"`` -> ``"en"``,
     ``"autograd/"`` and ``""`` -> the default language)."""

@@ -63,9 +63,28 @@ def test_english_query_words_are_cut_to_their_stem(tab, base):
     assert page.evaluate(query, "weight initialization") == "weight initiali"
     assert page.evaluate(query, "CUDA events batches") == "CUDA event batch"
     assert page.evaluate(query, "loss uses cuda") == "loss uses cuda"  # stems under 4 letters: as typed
+    # -ation and a final e: "concatenate" finds "concatenation", "reshape" "reshaped"
+    assert page.evaluate(query, "concatenate reshape activation") == "concatenat reshap activ"
     pasted = "Expected all tensors to be on the same device"
     assert "tensors" in page.evaluate(query, pasted).split(), "a pasted message keeps its words"
     assert "layers/" in [r.rsplit("/", 2)[-2] + "/" for r in search_pages(page, "weight initialization")[:3]]
+
+
+def test_words_that_name_no_topic_are_left_out(tab, base):
+    """Every page is about PyTorch: beside an API name, the library's name and words such as "equivalent"
+    or 对应 only pulled in the pages titled "PyTorch"; alone, PyTorch is the topic. A word of one or two
+    letters (the N of "(N,1)", np, the to of ".to(device)") is searched as itself, not as the prefix of
+    hundreds of words (docs/assets/search.js)."""
+    page = tab.page
+    page.goto(base)
+    page.focus("input.md-search__input")
+    page.wait_for_function("() => !!window.__pnVocabulary")
+    query = "(q) => window.__pnSearchQuery(q).replaceAll('\u2060', '')"
+    assert page.evaluate(query, "pytorch equivalent of np.arange") == "np^1 arange"
+    assert page.evaluate(query, "tf.function 对应 pytorch") == "tf^1 function"
+    assert page.evaluate(query, "pytorch和tensorflow区别") == "pytorch tensorflow"
+    assert page.evaluate(query, "(N,1) minus (N,)") == "n^1 minus n^1"
+    assert page.evaluate(query, ".to(device)") == "to^1 device"
 
 
 PASTE_JS = """(text) => {

@@ -6,6 +6,8 @@
  *    terms split from Chinese ones ("CUDA张量" -> "CUDA 张量"), question words dropped, and U+2060
  *    between the characters of each word as in the index, so that Material's own segmenter (which
  *    cuts a word short when its first character is a word too) leaves it whole.
+ *    Words that name no topic (question words, "equivalent", 对应, the library's name beside an API name)
+ *    are left out; a word of one or two letters is searched as itself, not as a prefix.
  * 2. Pasted text (no key event) is searched at once: Material reads the box on keyup.
  * 3. On a page opened from a result (?h=...), the searched words are highlighted here, Chinese ones
  *    included (Material's highlighter needs a word boundary before a term, which Chinese text has not:
@@ -24,9 +26,15 @@
     "what does do did how why when where which who i my me you your we our should would could vs versus").split(" "));
   /* Words of a question, not of its topic: "如何把张量放到GPU上" asks about 张量, 放到 and GPU */
   var ZH_QUESTION = new Set(("如何 怎么 怎么办 怎样 怎么样 什么 为什么 是否 请问 一下 哪些 哪个 哪里 能不能 " +
-    "可以 有没有 意思 啥 咋 咋办 吗 呢 啊 吧 区别 作用 用法 干什么 干啥 有何").split(" "));
-  /* Words that name no topic ("is_causal参数" asks about is_causal): left out when the query has others */
-  var ZH_WEAK = new Set("参数 函数 方法 问题 例子 代码 教程 使用 报错 解释 含义 原理 实现".split(" "));
+    "可以 有没有 意思 啥 咋 咋办 吗 呢 啊 吧 区别 作用 用法 干什么 干啥 有何 还是 到底 是不是").split(" "));
+  /* Words that name no topic ("is_causal参数" asks about is_causal, "pytorch equivalent of np.arange" about
+     np.arange; every page is about PyTorch): left out when the query has others */
+  var WEAK = new Set(("参数 函数 方法 问题 例子 代码 教程 使用 报错 解释 含义 原理 实现 对应 相当于 等价 写法 里 写 " +
+    "equivalent equivalents alternative way ways example examples use using get difference").split(" "));
+  /* ...and the library's own name beside an API name (np.arange, tf.function, Sequential): the API is the
+     topic. Alone or beside plain words ("pytorch和tensorflow区别", "为什么要学pytorch") it is the topic. */
+  var LIBRARY = new Set(["pytorch", "torch"]);
+  var API_NAME = /[._]\w|^[A-Z][a-z]+[A-Z]/;
   var config = JSON.parse(document.getElementById("__config").textContent);
   var root = new URL(config.base.replace(/\/?$/, "/"), location.href);
 
@@ -103,9 +111,31 @@
     raw = raw.replace(spacedHan, "$1");  /* "自动 求导": Chinese has no spaces between words; segment it whole */
     var out = raw.replace(hanRun, function (run) { return " " + chineseTerms(run).join(" ") + " "; })
       .replace(/\s+/g, " ").trim();
-    var terms = out.split(" "), strong = terms.filter(function (t) { return !ZH_WEAK.has(t.split(WORD_END).join("")); });
-    if (strong.length && strong.length < terms.length) out = strong.join(" ");
     return out || raw;
+  }
+
+  function withoutWeakTerms(raw) {
+    if (raw.indexOf('"') >= 0) return raw;
+    var terms = raw.split(" "), api = terms.some(function (t) { return API_NAME.test(t); });
+    var strong = terms.filter(function (t) {
+      var word = t.split(WORD_END).join("").toLowerCase();
+      return !WEAK.has(word) && !(api && LIBRARY.has(word));
+    });
+    return strong.length && strong.length < terms.length ? strong.join(" ") : raw;
+  }
+
+  /* A word of one or two letters as a prefix matches hundreds of words ("(N,1) minus (N,)" has N; in
+     ".to(device)", to* matched torchrun and TorchScript in headings): it is searched as the word itself
+     ("n^1": a boost, which Material leaves without its wildcard). A term holding one ("x.grad",
+     "np.arange") is cut into its words here, as Material would cut it, so that the short one can be. */
+  var SHORT = /^[A-Za-z]{1,2}$/;
+  function shortWordsExact(raw) {
+    if (raw.indexOf('"') >= 0) return raw;
+    return raw.split(" ").map(function (t) {
+      var words = t.split(/[^A-Za-z0-9_\u0080-\uffff]+/).filter(Boolean);
+      if (!words.some(function (w) { return SHORT.test(w); })) return t;
+      return words.map(function (w) { return SHORT.test(w) ? w.toLowerCase() + "^1" : w; }).join(" ");
+    }).join(" ");
   }
 
   /* "Expected all tensors to be on the same device": without its stop words, the rare words rank */
@@ -133,8 +163,10 @@
      finds the forms the pages use: "events" -> event* (Event, events), "initialization" -> initiali*
      (initialisation, initialize), "batches" -> batch*, "trained" -> train*. Words of letters only; a stem
      keeps at least 4 letters ("uses", "loss" and API names such as cuda stay as typed). */
-  var SUFFIXES = [[/(?:[iy]z|is)(?:ations?|ing|e[sd]?)$/, "i"], [/ies$/, ""], [/(ss|[sxz]|ch|sh)es$/, "$1"],
-    [/([^su])s$/, "$1"], [/ing$/, ""], [/ed$/, ""]];
+  var SUFFIXES = [[/(?:[iy]z|is)(?:ations?|ing|e[sd]?)$/, "i"], [/([a-z]{5})ations?$/, "$1"], [/ies$/, ""],
+    [/(ss|[sxz]|ch|sh)es$/, "$1"], [/([^su])s$/, "$1"], [/ing$/, ""], [/ed$/, ""],
+    /* "concatenate" -> concatenat* (concatenation), "reshape" -> reshap* (reshaped, reshaping) */
+    [/([a-z]{4})e$/, "$1"]];
   function stem(word) {
     if (!/^[A-Za-z]{5,}$/.test(word)) return word;
     var lower = word.toLowerCase();
@@ -158,7 +190,8 @@
   }
 
   window.__pnSearchQuery = function (raw) {
-    return identifiersInside(withoutLoneDigits(stemmed(segment(withoutEnglishStopWords(raw)), raw)));
+    return identifiersInside(shortWordsExact(withoutWeakTerms(withoutLoneDigits(stemmed(segment(
+      withoutEnglishStopWords(raw)), raw)))));
   };
 
   var box = document.querySelector('[data-md-component="search-query"]');
@@ -184,7 +217,7 @@
   if (wanted === null) return;
   url.searchParams.delete("h");
   history.replaceState(history.state, "", url.href);
-  var terms = wanted.split(/\s+/).map(function (t) { return t.split(WORD_END).join("").replace(/\*$/, ""); })
+  var terms = wanted.split(/\s+/).map(function (t) { return t.split(WORD_END).join("").replace(/\*$|\^\d+$/, ""); })
     .filter(function (t) { return t.length > (/[\u3400-\u9fff]/.test(t) ? 0 : 1); });
   if (!terms.length) return;
   var escape = function (t) { return t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); };

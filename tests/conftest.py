@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import subprocess
@@ -10,6 +11,7 @@ import tempfile
 import textwrap
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -21,6 +23,24 @@ def bytecode_env() -> dict[str, str]:
     """Where this run keeps bytecode (the Makefile's ``PYTHONPYCACHEPREFIX``, or ``PYTHONDONTWRITEBYTECODE``),
     for a subprocess given a minimal environment: without it, Python writes ``__pycache__`` into the checkout."""
     return {k: os.environ[k] for k in ("PYTHONPYCACHEPREFIX", "PYTHONDONTWRITEBYTECODE") if k in os.environ}
+
+
+def checkout(**folders):
+    """This checkout's folders as a build of its mkdocs.yml takes them (``site.project.Project``), with
+    ``folders`` (e.g. ``examples_dir=``) in their place."""
+    from pytorch_notes.site.project import Project
+
+    config = SimpleNamespace(config_file_path=str(ROOT / "mkdocs.yml"), docs_dir=str(ROOT / "docs"))
+    return dataclasses.replace(Project.from_config(config), **folders)
+
+
+def opened_plugin(**folders):
+    """The site's plugin as ``on_config`` opens it on ``checkout(**folders)``: for a test of one event."""
+    from pytorch_notes.site.plugin import PyTorchNotesPlugin
+
+    plugin = PyTorchNotesPlugin()
+    plugin.open_project(checkout(**folders))
+    return plugin
 
 
 def _build_command(out: Path) -> list[str]:

@@ -115,7 +115,7 @@ def _page(src_uri: str, url: str):
 
 
 def test_links_on_chapter_and_home_pages():
-    made = bundles.Bundles()  # the plugin's: the zips of the build, the chapters that have one
+    made = bundles.Bundles(Path("docs"))  # the plugin's: the zips of the build, the chapters that have one
     made.links = {"en": {"autograd.md": CHAPTER}}
     link = made.chapter_link(_page("en/autograd.md", "en/autograd/"), None, "en")
     assert 'href="../downloads/pytorch-notes-autograd.zip" download>' in link and "all 2 examples" in link
@@ -157,7 +157,7 @@ def _chapters(lang: str):
     from mkdocs.config import load_config
 
     nav = load_config(str(Path(__file__).resolve().parent.parent / "mkdocs.yml")).nav
-    return chapters.chapters(lang, chapters.nav_pages(nav))
+    return chapters.chapters(lang, chapters.nav_pages(nav), Path(__file__).resolve().parent.parent / "docs")
 
 
 @site_group

@@ -11,9 +11,9 @@ from types import SimpleNamespace
 
 import markdown
 import pytest
+from conftest import ROOT, opened_plugin
 from mkdocs.exceptions import PluginError
 from pytorch_notes.site.embed import EmbedExtension
-from pytorch_notes.site.plugin import PyTorchNotesPlugin
 from test_render import site_markdown_config
 
 EXAMPLE = "autograd/backward.py"
@@ -29,7 +29,7 @@ def to_page_html(md: str, embeds) -> str:
 def build(md: str, src: str = "zh/t.md") -> str:
     page = SimpleNamespace(file=SimpleNamespace(src_uri=src, url=src[:-3] + "/"))
     config = SimpleNamespace(use_directory_urls=True)
-    plugin = PyTorchNotesPlugin()
+    plugin = opened_plugin()
     return to_page_html(plugin.on_page_markdown(md, page=page, config=config, files=None), plugin.embeds)
 
 
@@ -90,16 +90,16 @@ def test_the_store_is_read_once_per_example_in_a_build_and_every_time_outside_on
     from pytorch_notes.site import embed
 
     reads = []
-    monkeypatch.setattr(embed, "freshness", lambda example: reads.append(example.rel) or object())
+    monkeypatch.setattr(embed, "freshness", lambda example, examples_dir: reads.append(example.rel) or object())
     example = SimpleNamespace(rel="tensors/create.py", key="k1")
-    embeds = embed.Embeds()
+    embeds = embed.Embeds(ROOT / "examples")
     embeds.freshness(example), embeds.freshness(example)
     assert len(reads) == 2  # no build: a capture may write between two calls
     embeds.new_build()
     first = embeds.freshness(example)
     assert embeds.freshness(example) is first and len(reads) == 3
     assert embeds.freshness(SimpleNamespace(rel="tensors/create.py", key="k2")) is not first  # edited
-    assert embed.Embeds().freshness(example) is not first  # another plugin's builds: their own state
+    assert embed.Embeds(ROOT / "examples").freshness(example) is not first  # another plugin's builds: their own state
     embeds.end_build()
     embeds.freshness(example)
     assert len(reads) == 6

@@ -18,7 +18,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from conftest import alive_with
+from conftest import alive_with, opened_plugin
 from pytorch_notes import capture
 from pytorch_notes.capture.cli import record_from_run
 from pytorch_notes.execute.limits import CELL_TEXT as MAX_CELL_TEXT
@@ -232,25 +232,18 @@ def test_broken_example_source_names_file_and_line(write_example, examples_dir, 
 
 # --- a failed re-capture, as the site shows it ----------------------------------------------
 
-def test_failed_recapture_shows_last_good_output_with_notice_and_warns(write_example, examples_dir, monkeypatch,
-                                                                       caplog):
+def test_failed_recapture_shows_last_good_output_with_notice_and_warns(write_example, examples_dir, caplog):
     """The page keeps the last good output and says the re-capture failed; the warning makes
     ``mkdocs build --strict`` (``make build``) fail while ``make serve`` keeps serving."""
-    from pytorch_notes.site.plugin import PyTorchNotesPlugin
 
     path = write_example("ch/ex.py", '# %%\nprint("the good output")\n')
     assert capture.main([str(path)], examples_dir) == 0
     path.write_text('# %%\nprint("the good output")\nraise ValueError("broken by an edit")\n')
     assert capture.main([str(path)], examples_dir) == 1
 
-    from pytorch_notes.site import embed
-
-    monkeypatch.setattr(embed, "resolve_example", lambda rel: examples_dir / rel)
-    monkeypatch.setattr(embed, "parse_example", lambda p: parse_example(p, examples_dir))
-    monkeypatch.setattr(embed, "freshness", lambda ex: freshness(ex, examples_dir))
     page = SimpleNamespace(file=SimpleNamespace(src_uri="en/t.md", url="en/t/"))
     with caplog.at_level("WARNING"):
-        plugin = PyTorchNotesPlugin()
+        plugin = opened_plugin(examples_dir=examples_dir)
         md = plugin.on_page_markdown("# T\n\n::: example ch/ex.py\n", page=page,
                                      config=SimpleNamespace(use_directory_urls=True), files=None)
     from test_embed import to_page_html

@@ -16,6 +16,7 @@ import pytest
 from benchmarks.repo import copy_repo
 from pytorch_notes.site import incremental
 from pytorch_notes.site.incremental import Plan, Serve, _example_of
+from pytorch_notes.site.project import Project
 
 ROOT = Path(__file__).resolve().parent.parent
 DRIVER = ROOT / "tests" / "fixtures" / "serve_rebuilds.py"
@@ -72,36 +73,37 @@ def test_dirty_rebuilds_after_editing_a_page_an_example_and_a_record_equal_a_ful
     assert "（改过）" in chinese and "（改过）" not in english
 
 
-def test_the_plan_rebuilds_what_an_edit_affects(monkeypatch):
+def test_the_plan_rebuilds_what_an_edit_affects(monkeypatch, tmp_path):
     serve = Serve()
     inputs = {"docs/zh/a.md": (1,), "docs/en/a.md": (1,), "examples/ch/x.py": (1,),
               "examples/_outputs/ch/x/cpu.json": (1,), "mkdocs.yml": (1,)}
     headings = {"docs/zh/a.md": "甲", "docs/en/a.md": "A"}
-    monkeypatch.setattr(incremental, "_inputs", lambda: dict(inputs))
-    monkeypatch.setattr(incremental, "_headings", lambda: dict(headings))
-    embeds = [SimpleNamespace(rel="ch/x.py", page=f"docs/{lang}/a.md") for lang in ("zh", "en")]
-    monkeypatch.setattr(incremental, "all_embeds", lambda: embeds)
-    assert serve.decide(True).full  # the first build
-    assert serve.decide(True).pages == set()  # nothing changed
+    # a checkout whose folders are named otherwise: the inputs are named as in this repository
+    project = Project(tmp_path / "site.yml", tmp_path, tmp_path / "pages", tmp_path / "ex", tmp_path / "cache")
+    monkeypatch.setattr(incremental, "_inputs", lambda p: dict(inputs) if p is project else None)
+    monkeypatch.setattr(incremental, "_headings", lambda d: dict(headings) if d == project.docs_dir else None)
+    embeds = [SimpleNamespace(rel="ch/x.py", page=f"pages/{lang}/a.md") for lang in ("zh", "en")]
+    monkeypatch.setattr(incremental, "all_embeds", lambda d: embeds if d == project.docs_dir else None)
+    assert serve.decide(True, project).full  # the first build
+    assert serve.decide(True, project).pages == set()  # nothing changed
     inputs["docs/zh/a.md"] = (2,)
-    p = serve.decide(True)
+    p = serve.decide(True, project)
     assert not p.full
     # the page, its twin, and the home pages, whose course map shows every page's description and count
-    assert {Path(x).relative_to(incremental.DOCS_DIR).as_posix() for x in p.pages} == {
+    assert {Path(x).relative_to(project.docs_dir).as_posix() for x in p.pages} == {
         "zh/a.md", "en/a.md", "zh/index.md", "en/index.md"}
     inputs["examples/_outputs/ch/x/cpu.json"] = (2,)
-    p = serve.decide(True)
+    p = serve.decide(True, project)
     # the pages embedding the example, and their chapters' notebooks (files of the build cache)
-    assert {Path(x).relative_to(incremental.REPO_ROOT).as_posix() for x in p.pages} == {
-        "docs/zh/a.md", "docs/en/a.md", ".cache/pytorch-notes/notebooks/zh/a.ipynb",
-        ".cache/pytorch-notes/notebooks/en/a.ipynb"}
+    assert {Path(x).relative_to(tmp_path).as_posix() for x in p.pages} == {
+        "pages/zh/a.md", "pages/en/a.md", "cache/notebooks/zh/a.ipynb", "cache/notebooks/en/a.ipynb"}
     headings["docs/en/a.md"] = "A, renamed"
-    assert "first heading of docs/en/a.md" in serve.decide(True).reason
+    assert "first heading of docs/en/a.md" in serve.decide(True, project).reason
     inputs["mkdocs.yml"] = (2,)
-    assert serve.decide(True).full
+    assert serve.decide(True, project).full
     inputs["docs/zh/b.md"] = (1,)
-    assert "appeared" in serve.decide(True).reason
-    assert not serve.decide(False).pages and serve.decide(False).full  # make build: always everything
+    assert "appeared" in serve.decide(True, project).reason
+    assert not serve.decide(False, project).pages and serve.decide(False, project).full  # make build: everything
 
 
 def test_a_record_or_an_example_maps_to_its_example():

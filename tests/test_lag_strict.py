@@ -1,7 +1,7 @@
 """The translation-lag banner never fails ``mkdocs build --strict`` (issue 14, point 5).
 
 A small two-language site is built in a throw-away folder, with the real mkdocs.yml's link
-validation and i18n, the ``pytorch-notes`` plugin's real ``on_page_markdown`` (through a hook file),
+validation and i18n, the ``pytorch-notes`` plugin (reading this site's folders: ``site/project.py``),
 and a ledger (``docs/twins.json``) in which one language of a top-level page and of a page in a
 subfolder changed after the last sync. The strict build must pass, the banner must be on the stale
 twin, and its link must reach the newer one.
@@ -24,20 +24,6 @@ from pytorch_notes import twins
 ROOT = Path(__file__).resolve().parent.parent
 MKDOCS = Path(sys.executable).with_name("mkdocs")
 
-# The site's hook file: the plugin's real on_page_markdown, with the ledger read from this site's docs/
-# (the whole plugin refuses a site outside this checkout).
-HOOKS = """
-from pathlib import Path
-
-from pytorch_notes import twins
-from pytorch_notes.site import lag
-from pytorch_notes.site.plugin import PyTorchNotesPlugin
-
-DOCS = Path(__file__).resolve().parent / "docs"
-lag.page_lag = lambda page: twins.page_lag(page, DOCS)
-on_page_markdown = PyTorchNotesPlugin().on_page_markdown
-"""
-
 PAGES = {  # page -> (zh text, en text)
     "index.md": ("# 首页\n\n[甲](a.md) · [子页](sub/page.md)\n", "# Home\n\n[A](a.md) · [Sub](sub/page.md)\n"),
     "a.md": ("# 甲\n\n第一版。\n", "# A\n\nFirst version.\n"),
@@ -55,13 +41,11 @@ def _build_lagging_site(tmp_path: Path, edited: str) -> tuple[subprocess.Complet
         "exclude_docs": "/twins.json\n",
         "theme": {"name": "material", "language": "zh", "font": False},
         "markdown_extensions": ["admonition", "toc"],
-        "hooks": ["hooks.py"],
-        "plugins": [{"i18n": {"docs_structure": "folder", "reconfigure_material": True, "languages": [
+        "plugins": ["pytorch-notes", {"i18n": {"docs_structure": "folder", "reconfigure_material": True, "languages": [
             {"locale": "zh", "name": "中文", "default": True, "build": True},
             {"locale": "en", "name": "English", "build": True}]}}],
     }
     (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
-    (tmp_path / "hooks.py").write_text(HOOKS, encoding="utf-8")
     docs = tmp_path / "docs"
     for page, texts in PAGES.items():
         for lang, text in zip(("zh", "en"), texts, strict=True):

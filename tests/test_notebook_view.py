@@ -141,7 +141,7 @@ def chapters_with_notebooks(lang: str):
     from pytorch_notes.site.chapters import chapters
 
     out = []
-    for chapter in chapters(lang):
+    for chapter in chapters(lang, None, ROOT / "docs"):
         captured = [r for r in chapter.examples if record_of(r) is not None]
         if captured:
             out.append((chapter, captured))
@@ -290,8 +290,9 @@ def test_the_notebook_stylesheet_is_what_the_pages_need(site):
     `python -m pytorch_notes.site.notebook_styles site` when this fails (an nbconvert upgrade, new markup)."""
     from pytorch_notes.site import notebook_styles
 
-    assert notebook_styles.generate(site) == notebook_styles.STYLESHEET.read_text(encoding="utf-8")
-    assert len(notebook_styles.STYLESHEET.read_bytes()) < 60_000
+    stylesheet = ROOT / "docs" / notebook_styles.STYLESHEET
+    assert notebook_styles.generate(site) == stylesheet.read_text(encoding="utf-8")
+    assert len(stylesheet.read_bytes()) < 60_000
 
 
 @pytest.mark.xdist_group("site")

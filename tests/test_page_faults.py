@@ -104,19 +104,18 @@ def test_unreadable_ledger_says_how_to_recover(docs, capsys):
     assert "unreadable translation ledger" in capsys.readouterr().err
 
 
-def test_stale_twin_gets_a_banner_linking_the_newer_version(docs, monkeypatch):
+def test_stale_twin_gets_a_banner_linking_the_newer_version(docs):
     zh = docs("zh/a.md", "# 张量\n")
     docs("en/a.md", "# Tensors\n")
     twins.sync(["a.md"], docs.root)
     zh.write_text("# 张量\n\n新增内容。\n", encoding="utf-8")
-    monkeypatch.setattr("pytorch_notes.site.lag.page_lag", lambda page: twins.page_lag(page, docs.root))
 
     en_page = SimpleNamespace(file=SimpleNamespace(src_uri="en/a.md", url="en/a/"))
     zh_page = SimpleNamespace(file=SimpleNamespace(src_uri="zh/a.md", url="a/"))
-    banner = _twin_lag_banner(en_page, "en")
+    banner = _twin_lag_banner(en_page, "en", docs.root)
     assert banner.startswith('!!! warning "This translation may be out of date"')
     assert '<a href="../../a/">Chinese version</a>' in banner  # raw HTML: --strict checks no Markdown link
-    assert _twin_lag_banner(zh_page, "zh") == ""
+    assert _twin_lag_banner(zh_page, "zh", docs.root) == ""
 
 
 # --- broken internal links fail the build ---------------------------------------------------

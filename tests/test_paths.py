@@ -1,5 +1,6 @@
 """Where files are (issue 26, items 4 and 6): nothing outside ``examples/`` is run or published, and the
-store never reads or writes outside ``examples/_outputs/``.
+store never reads or writes outside ``examples/_outputs/``. And (issue 28, item 1) a build takes its folders
+from the MkDocs configuration: a copy of a checkout built with this checkout's package reads and writes its own.
 
 A hostile contributor can commit a symbolic link (an example pointing at ``/etc/passwd``, a store folder
 pointing anywhere), a folder named ``x.py``, a file that is not UTF-8, or a record that claims to be
@@ -309,11 +310,13 @@ def test_a_file_where_the_store_needs_a_folder_is_named(write_example, examples_
 
 # --- the site: make build ------------------------------------------------------------------------
 
-def _tiny_site(repo: Path, pages: dict[str, str], examples: dict[str, bytes]) -> Path:
-    """A copy of the pipeline package (its plugin, ``pytorch-notes``) in ``repo`` with one page per language
-    and ``examples``, each with a made-up CPU record when it parses; returns ``repo``."""
-    shutil.copytree(ROOT / "scripts" / "pytorch_notes", repo / "scripts" / "pytorch_notes",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+def _tiny_site(repo: Path, pages: dict[str, str], examples: dict[str, bytes], package: bool = True) -> Path:
+    """A copy of the pipeline package (its plugin, ``pytorch-notes``; none without ``package``) in ``repo``
+    with one page per language and ``examples``, each with a made-up CPU record when it parses; returns ``repo``."""
+    repo.mkdir(parents=True, exist_ok=True)
+    if package:
+        shutil.copytree(ROOT / "scripts" / "pytorch_notes", repo / "scripts" / "pytorch_notes",
+                        ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy2(ROOT / "constraints.txt", repo / "constraints.txt")
     shutil.copytree(ROOT / "docs" / "overrides", repo / "docs" / "overrides")  # the notebook pages' template
     config = {"site_name": "t", "site_url": "http://127.0.0.1:8000/", "docs_dir": "docs",
@@ -347,9 +350,10 @@ def _tiny_site(repo: Path, pages: dict[str, str], examples: dict[str, bytes]) ->
     return repo
 
 
-def _build(repo: Path, strict: bool = True) -> tuple[subprocess.CompletedProcess, str]:
+def _build(repo: Path, strict: bool = True, scripts: Path | None = None) -> tuple[subprocess.CompletedProcess, str]:
+    """``mkdocs build`` of ``repo`` with the package of ``scripts`` (default: the copy's own)."""
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "NO_MKDOCS_2_WARNING": "1",
-           "PYTHONPATH": str(repo / "scripts"), **bytecode_env()}
+           "PYTHONPATH": str(scripts or repo / "scripts"), **bytecode_env()}
     proc = subprocess.run([str(MKDOCS), "build", "--site-dir", str(repo / "site"), *(["--strict"] if strict else [])],
                           cwd=repo, capture_output=True, text=True, timeout=300, env=env)
     return proc, proc.stdout + proc.stderr
@@ -390,3 +394,31 @@ def test_hostile_files_under_examples_fail_the_build_naming_them_and_are_never_p
     assert "docs/zh/index.md:5: examples/ch/leak.py:1: resolves outside examples/ (-> " in out, out
     assert not list(repo.rglob("leak.ipynb")), "a notebook was written from the file outside"
 
+
+def test_a_copy_of_a_checkout_builds_from_its_own_folders_with_another_checkouts_package(tmp_path):
+    """The copy has no package of its own: this checkout's builds it (``PYTHONPATH``), and the build reads
+    the copy's pages, its example and record (which this checkout does not have) and keeps its caches
+    (notebooks, page renders, zips) in the copy's ``.cache/pytorch-notes/``."""
+    assert not (ROOT / "examples" / "copy").exists() and not (ROOT / "docs" / "zh" / "only-copy.md").exists()
+    source = '# %%\nprint("made in the copy")\n'
+    pages = {"index.md": "# Home\n", "only-copy.md": "# Copy\n\n::: example copy/own.py\n"}
+    repo = _tiny_site(tmp_path / "copy", pages, {"copy/own.py": source.encode()}, package=False)
+    record = layout.record_path("copy/own.py", "cpu", repo / "examples")
+    data = json.loads(record.read_text(encoding="utf-8"))
+    data["cells"][0]["outputs"][0]["text"] = "RECORDED-IN-THE-COPY\n"
+    record.write_text(json.dumps(data), encoding="utf-8")
+    assert not (repo / "scripts").exists()
+    proc, out = _build(repo, scripts=ROOT / "scripts")
+    assert proc.returncode == 0 and "Traceback" not in out, out
+    site = repo / "site"
+    for lang in ("", "en/"):
+        page = (site / lang / "only-copy" / "index.html").read_text(encoding="utf-8")
+        assert "RECORDED-IN-THE-COPY" in page, f"{lang or 'zh/'}: the copy's record is not shown"
+        assert (site / lang / "examples" / "copy" / "own.py").read_text(encoding="utf-8").startswith(source)
+        assert "RECORDED-IN-THE-COPY" in (site / lang / "notebooks" / "only-copy" / "index.html").read_text("utf-8")
+        assert (site / lang / "downloads" / "pytorch-notes-only-copy.zip").is_file()
+    cache = repo / ".cache" / "pytorch-notes"
+    assert {p.name for p in cache.iterdir()} >= {"notebooks", "notebooks.json", "page", "markdown", "bundles", "memo"}
+    for lang in ("zh", "en"):
+        assert "RECORDED-IN-THE-COPY" in (cache / "notebooks" / lang / "only-copy.ipynb").read_text(encoding="utf-8")
+        assert not (ROOT / ".cache" / "pytorch-notes" / "notebooks" / lang / "only-copy.ipynb").exists()

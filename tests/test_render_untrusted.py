@@ -27,6 +27,7 @@ from types import SimpleNamespace
 
 import markdown
 import pytest
+from conftest import opened_plugin
 from pytorch_notes.parse import parse_example
 from pytorch_notes.render.escape import markdown_text, safe_rel, sanitize_html
 from pytorch_notes.render.html import Links, figure_assets, render_example
@@ -80,19 +81,15 @@ def layout_failure(examples_dir, ex, message: str, location: str = "examples/ch/
 
 
 @pytest.fixture
-def site_page(examples_dir, monkeypatch):
+def site_page(examples_dir):
     """``site_page(lang)``: the HTML of a page that embeds ``ch/ex.py`` of the temporary examples tree,
     converted as ``mkdocs build`` converts it (the plugin's ``on_page_markdown``, then the site's Markdown
     with the embed extension)."""
     from pytorch_notes.site import embed
-    from pytorch_notes.site.plugin import PyTorchNotesPlugin
-    monkeypatch.setattr(embed, "resolve_example", lambda rel: examples_dir / rel)
-    monkeypatch.setattr(embed, "parse_example", lambda path: parse_example(path, examples_dir))
-    monkeypatch.setattr(embed, "freshness", lambda ex: freshness(ex, examples_dir))
 
     def convert(lang: str = "en") -> str:
         page = SimpleNamespace(file=SimpleNamespace(src_uri=f"{lang}/t.md", url=f"{lang}/t/"))
-        plugin = PyTorchNotesPlugin()
+        plugin = opened_plugin(examples_dir=examples_dir)
         md = plugin.on_page_markdown("# T\n\n::: example ch/ex.py\n", page=page,
                                      config=SimpleNamespace(use_directory_urls=True), files=None)
         return to_html(md, embed.EmbedExtension(plugin.embeds))

@@ -24,9 +24,9 @@ class _Store(dict):
 
 
 @pytest.fixture
-def offloading():
+def offloading(tmp_path):
     pool = searchpool.SearchPool()
-    buildcache.install(pool)  # wraps Material's indexing, as a build does
+    buildcache.install(tmp_path, pool)  # wraps Material's indexing, as a build does
     pool.enable(True)
     yield pool
     pool.shutdown()

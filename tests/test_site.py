@@ -9,6 +9,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from conftest import opened_plugin
 from pytorch_notes.pages import all_embeds, language_pages
 from pytorch_notes.settings import LANGUAGES
 
@@ -49,7 +50,7 @@ def test_notebook_pages_render_cells_not_json(site):
     from pytorch_notes.site.chapters import chapters
 
     for lang in LANGUAGES:
-        slugs = {c.slug for c in chapters(lang)}
+        slugs = {c.slug for c in chapters(lang, None, ROOT / "docs")}
         pages = sorted((site / page_dir(lang) / "notebooks").glob("*/index.html"))
         assert {p.parent.name for p in pages} <= slugs and len(pages) >= len(slugs) - 2, sorted(pages)[:3]
         for page in pages:
@@ -154,24 +155,21 @@ def fake_page(src_uri: str):
 
 def test_missing_example_fails_naming_page_and_line():
     from mkdocs.exceptions import PluginError
-    from pytorch_notes.site.plugin import PyTorchNotesPlugin
     md = "# T\n\ntext\n\n::: example nowhere/missing.py\n"
     with pytest.raises(PluginError, match=r"docs/zh/t\.md:5: example 'nowhere/missing\.py' not found"):
-        PyTorchNotesPlugin().on_page_markdown(md, page=fake_page("zh/t.md"), config=None, files=None)
+        opened_plugin().on_page_markdown(md, page=fake_page("zh/t.md"), config=None, files=None)
 
 
 def test_malformed_embed_fails_naming_page_and_line():
     from mkdocs.exceptions import PluginError
-    from pytorch_notes.site.plugin import PyTorchNotesPlugin
     md = "# T\n\n::: example autograd\n"
     with pytest.raises(PluginError, match=r"docs/en/t\.md:3: malformed example embed"):
-        PyTorchNotesPlugin().on_page_markdown(md, page=fake_page("en/t.md"), config=None, files=None)
+        opened_plugin().on_page_markdown(md, page=fake_page("en/t.md"), config=None, files=None)
 
 
 def test_embed_syntax_inside_code_fences_is_left_alone():
-    from pytorch_notes.site.plugin import PyTorchNotesPlugin
     md = "# T\n\n```markdown\n::: example nowhere/missing.py\n```\n"
-    out = PyTorchNotesPlugin().on_page_markdown(md, page=fake_page("en/t.md"), config=None, files=None)
+    out = opened_plugin().on_page_markdown(md, page=fake_page("en/t.md"), config=None, files=None)
     assert "::: example nowhere/missing.py" in out
 
 

@@ -16,6 +16,7 @@ from types import SimpleNamespace
 from urllib.parse import urlsplit
 
 import pytest
+from conftest import checkout
 from pytorch_notes.parse import discover_examples, parse_example
 from pytorch_notes.render.html import verification_line
 from pytorch_notes.render.times import MARKER, ChapterTimes, example_row, times_markdown
@@ -165,10 +166,10 @@ def test_the_marker_is_replaced_outside_code_blocks_only(monkeypatch):
     monkeypatch.setattr(site_times, "chapters", lambda *a: [])
     page = SimpleNamespace(file=SimpleNamespace(src_uri="en/times.md", url="en/times/"))
     md = f"# T\n\n{MARKER}\n\n```markdown\n{MARKER}\n```\n\n{MARKER}\n"
-    out = site_times.TimesPage().fill_page(md, page, None, None, "en")
+    out = site_times.TimesPage(checkout()).fill_page(md, page, None, None, "en")
     assert out.count(MARKER) == 1 and out.index("```") < out.index(MARKER) < out.rindex("```")
     assert out.count('<div class="pn-times"') == 2 and '<div class="pn-times"' in out.split("```")[0]
-    assert site_times.TimesPage().fill_page("# T\n\ntext\n", page, None, None, "en") == "# T\n\ntext\n"
+    assert site_times.TimesPage(checkout()).fill_page("# T\n\ntext\n", page, None, None, "en") == "# T\n\ntext\n"
 
 
 def test_make_serve_redoes_the_times_page_when_an_example_or_record_changed(tmp_path):
@@ -177,8 +178,8 @@ def test_make_serve_redoes_the_times_page_when_an_example_or_record_changed(tmp_
     files = SimpleNamespace(documentation_pages=lambda: [SimpleNamespace(src_uri="en/times.md",
                                                                          abs_dest_path=str(html_file))])
     serve = Serve(dirty=True)
-    times_page = site_times.TimesPage()
-    times_page.filled_with = site_times._outline()  # the last filled page: as now
+    times_page = site_times.TimesPage(checkout())
+    times_page.filled_with = site_times._outline(checkout().docs_dir)  # the last filled page: as now
     for pages, redone in [({"/r/docs/zh/tensors.md", "/r/docs/en/tensors.md"}, False),  # prose: left alone
                           ({"/r/.cache/pytorch-notes/notebooks/zh/ch.ipynb", "/r/docs/zh/ch.md"}, True)]:  # a record
         # changed: the pages embedding it and their chapter notebooks

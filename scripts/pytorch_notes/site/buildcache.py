@@ -33,11 +33,9 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from pytorch_notes import filememo
-from pytorch_notes.settings import REPO_ROOT
 from pytorch_notes.site import searchpool
 from pytorch_notes.site.searchpool import SearchPool
 
-CACHE_DIR = REPO_ROOT / ".cache" / "pytorch-notes"
 _FORMAT = 2  # bump when a key or a stored form changes
 
 
@@ -96,7 +94,7 @@ def search_key(page, digests: TextDigests) -> str | None:
                     meta.get("title"), meta.get("search"), meta.get("tags"), _toc(page.toc), digests(page.content)])
 
 
-def persist_memos(version: str | None = None, root: Path = CACHE_DIR) -> str:
+def persist_memos(version: str | None, root: Path) -> str:
     """Keep the pipeline's memos (``filememo``: parsed examples, records, localized comments) in
     ``root/memo``, under ``version``, a digest of the pipeline package's code (``on_config``); returns it
     (computed when None: the plugin passes the one it got back last time)."""
@@ -106,7 +104,7 @@ def persist_memos(version: str | None = None, root: Path = CACHE_DIR) -> str:
     return version
 
 
-def compiled_templates(env, root: Path = CACHE_DIR) -> None:
+def compiled_templates(env, root: Path) -> None:
     """Give the theme's Jinja environment a bytecode cache under ``root/jinja`` (``on_env``)."""
     from jinja2 import FileSystemBytecodeCache  # noqa: PLC0415 - MkDocs has loaded Jinja by now
 
@@ -118,7 +116,7 @@ def compiled_templates(env, root: Path = CACHE_DIR) -> None:
 class DiskCache:
     """JSON values stored one per file under ``root/<kind>/<key[:2]>/<key>.json``."""
 
-    def __init__(self, kind: str, root: Path = CACHE_DIR) -> None:
+    def __init__(self, kind: str, root: Path) -> None:
         self.dir = root / kind
 
     def _path(self, key: str) -> Path:
@@ -140,9 +138,9 @@ class DiskCache:
         os.replace(tmp, path)
 
 
-def install(pool: SearchPool | None = None, serve=None, digests: TextDigests | None = None,
-            root: Path = CACHE_DIR) -> None:
-    """Wrap Material's search indexing with the disk cache, for the builds of the plugin that owns ``pool``,
+def install(root: Path, pool: SearchPool | None = None, serve=None, digests: TextDigests | None = None) -> None:
+    """Wrap Material's search indexing with the disk cache under ``root`` (the checkout's cache folder,
+    ``project.Project.cache_dir``), for the builds of the plugin that owns ``pool``,
     ``serve`` and ``digests`` (``on_config``; wrapped again only when another owner installs it).
 
     The wrapper of ``SearchIndex.add_entry_from_context`` also hands each page's entries to

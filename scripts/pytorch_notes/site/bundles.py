@@ -14,7 +14,7 @@ per language, generated at build time from the bytes of the site's own per-examp
   in course order.
 
 Where the links go. On a chapter page the link sits right under the title, after the line saying where
-the chapter's examples last ran (``times.page_verification``): a reader who wants to run the chapter
+the chapter's examples last ran (``times.TimesPage.page_verification``): a reader who wants to run the chapter
 locally decides that before reading on, not after scrolling past every example, and the line above it
 already speaks of "the N examples of this chapter", which the link then offers. On the home page it is
 one more button in the row of buttons under the introduction ("start with the first chapter",
@@ -58,10 +58,12 @@ def course_url(lang: str) -> str:
 # --- MkDocs: the zips as files, the links on the pages ------------------------------------------------
 
 class Bundles:
-    """The zips of the plugin's builds and the chapters that have one (``links``: lang -> chapter page ->
-    chapter, of the current build), which the pages link to."""
+    """The zips of the plugin's builds of the pages in ``docs_dir`` and the chapters that have one (``links``:
+    lang -> chapter page -> chapter, of the current build), which the pages link to; ``zips`` keeps them
+    (in memory only when None)."""
 
-    def __init__(self, zips: ZipCache | None = None) -> None:
+    def __init__(self, docs_dir: Path, zips: ZipCache | None = None) -> None:
+        self.docs_dir = docs_dir
         self.zips = ZipCache() if zips is None else zips
         self.links: dict[str, dict[str, Chapter]] = {}
 
@@ -72,7 +74,7 @@ class Bundles:
         which logged why) is left out of the zips; one without a notebook (never captured) gives its ``.py``
         only, as on the page.
         """
-        found = chapters(lang, nav_pages(config.nav or []))
+        found = chapters(lang, nav_pages(config.nav or []), self.docs_dir)
         by_src = {f.src_uri: f for f in files}  # (i18n's get_file_from_path walks paths: 40 ms for 324 calls)
         contents: dict[str, bytes] = {}  # <chapter>/<name>.py or .ipynb -> the bytes the site serves
         per_chapter: list[tuple[Chapter, dict[str, str]]] = []  # chapter, name in its folder -> key of contents

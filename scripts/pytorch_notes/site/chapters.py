@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pytorch_notes.pages import PageError, language_pages, page_outline
-from pytorch_notes.settings import DOCS_DIR
 
 PREFIX = "pytorch-notes"  # the course zip, its folder, and the start of every chapter's
 
@@ -32,9 +31,10 @@ class Chapter:
         return f"{PREFIX}-{self.slug}"
 
 
-def chapters(lang: str, nav_order: list[str] | None = None, docs_dir: Path = DOCS_DIR) -> list[Chapter]:
-    """The pages of ``lang`` that embed examples, in ``nav_order`` (page paths; pages not in it follow,
-    sorted). A page whose embeds are malformed is left out (``on_page_markdown`` stops the build on it)."""
+def chapters(lang: str, nav_order: list[str] | None, docs_dir: Path) -> list[Chapter]:
+    """The pages of ``lang`` under ``docs_dir`` that embed examples, in ``nav_order`` (page paths; pages not
+    in it follow, sorted). A page whose embeds are malformed is left out (``on_page_markdown`` stops the
+    build on it)."""
     found = []
     for rel, path in language_pages(lang, docs_dir).items():
         try:

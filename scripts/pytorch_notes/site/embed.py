@@ -13,6 +13,7 @@ import os
 import re
 import urllib.parse
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from markdown.extensions import Extension
 from markdown.preprocessors import Preprocessor
@@ -23,7 +24,7 @@ from mkdocs.utils import get_relative_url
 from pytorch_notes.pages import PageError, find_embeds, prose_lines
 from pytorch_notes.parse import ExampleError, discover_examples, parse_example, resolve_example
 from pytorch_notes.render.html import Links, figure_assets, render_example
-from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES
+from pytorch_notes.settings import LANGUAGES
 from pytorch_notes.site.common import log
 from pytorch_notes.site.urls import chapter_notebook_url, example_ipynb_url, lang_root, section_headings
 from pytorch_notes.store.records import StoreError, freshness
@@ -46,11 +47,12 @@ class _PageEmbeds:
 
 
 class Embeds:
-    """The embeds of the plugin's builds: the page being built (MkDocs renders one page at a time:
-    ``on_page_markdown``, then its Markdown) and, between ``new_build`` and ``end_build``, each example's
-    state in the store, read once."""
+    """The embeds of the plugin's builds of the examples in ``examples_dir`` (the checkout's, ``project``):
+    the page being built (MkDocs renders one page at a time: ``on_page_markdown``, then its Markdown) and,
+    between ``new_build`` and ``end_build``, each example's state in the store, read once."""
 
-    def __init__(self) -> None:
+    def __init__(self, examples_dir: Path) -> None:
+        self.examples_dir = examples_dir
         self.current: _PageEmbeds | None = None
         self.building = False
         self.fresh: dict[tuple[str, str], object] = {}  # (example id, its key) -> Freshness, for one build
@@ -74,18 +76,18 @@ class Embeds:
         (its embeds and notebooks in both languages, downloads, figures: 1,306 calls, 0.2 s of a dirty
         rebuild under ``cProfile``). Raises what ``freshness`` raises; an error is not kept."""
         if not self.building:
-            return freshness(example)
+            return freshness(example, self.examples_dir)
         key = (example.rel, example.key)
         found = self.fresh.get(key)
         if found is None:
-            found = self.fresh[key] = freshness(example)
+            found = self.fresh[key] = freshness(example, self.examples_dir)
         return found
 
     def shown_example(self, rel: str):
         """(the example as it is now, the record a page shows for it: ``Freshness.record``), each None when
         it cannot be read (on_page_markdown stops the build naming the page and line)."""
         try:
-            example = parse_example(resolve_example(rel))
+            example = parse_example(resolve_example(rel, self.examples_dir), self.examples_dir)
         except (ExampleError, OSError):
             return None, None
         try:
@@ -106,7 +108,7 @@ class Embeds:
         except PageError as exc:
             raise PluginError(str(exc)) from None
         self.current = _PageEmbeds(page_name)
-        _render(self.current, embeds, page, config, lang, self.freshness)
+        _render(self.current, embeds, page, config, lang, self)
 
     def prepared(self) -> tuple[str | None, dict[tuple[str, int], str]]:
         """What ``EmbedPreprocessor`` reads during the conversion now due: the page name and the rendered
@@ -123,9 +125,9 @@ class Embeds:
         malformed script. Each refused one is logged as an error, ``file:line: why``, once per build, so
         that ``mkdocs build --strict`` fails naming it (an embed of it also stops the build, in ``prepare``).
         """
-        for path in discover_examples(EXAMPLES_DIR):
+        for path in discover_examples(self.examples_dir):
             try:
-                example = parse_example(path)
+                example = parse_example(path, self.examples_dir)
             except ExampleError as exc:
                 if str(exc) not in self.reported:
                     self.reported.add(str(exc))
@@ -141,9 +143,9 @@ class Embeds:
                     files.append(File.generated(config, asset.path, content=asset.data))
 
 
-def _render(current: _PageEmbeds, embeds, page, config, lang: str, fresh_of) -> None:
-    """Render a page's ``embeds`` into ``current`` (``Embeds.prepare``); ``fresh_of`` gives an example's
-    freshness."""
+def _render(current: _PageEmbeds, embeds, page, config, lang: str, owner: Embeds) -> None:
+    """Render a page's ``embeds`` into ``current`` (``Embeds.prepare`` of ``owner``: its examples and their
+    freshness)."""
     page_name = current.page_name
     page_url = page.file.url
 
@@ -153,13 +155,13 @@ def _render(current: _PageEmbeds, embeds, page, config, lang: str, fresh_of) -> 
     chapter = page.file.src_uri.split("/", 1)[1] if page.file.src_uri.split("/", 1)[0] == lang else page.file.src_uri
     anchors = section_headings(tuple(dict.fromkeys(e.rel for e in embeds)))  # the sections of its notebook
     for e in embeds:
-        path = resolve_example(e.rel)
+        path = resolve_example(e.rel, owner.examples_dir)
         if not os.path.lexists(path):  # a link, a folder, ...: refused by parse_example below, naming it
             raise PluginError(f"{page_name}:{e.line}: example {e.rel!r} not found "
                               f"(expected the file examples/{e.rel})")
         try:
-            example = parse_example(path)
-            fresh = fresh_of(example)
+            example = parse_example(path, owner.examples_dir)
+            fresh = owner.freshness(example)
         except (ExampleError, StoreError) as exc:
             raise PluginError(terminal_text(f"{page_name}:{e.line}: {exc}")) from None
         if fresh.state != "fresh":

@@ -28,15 +28,18 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from pytorch_notes.filememo import stat_key
 from pytorch_notes.pages import PageError, all_embeds, page_outline, page_title
-from pytorch_notes.settings import DOCS_DIR, EXAMPLES_DIR, LANGUAGES, REPO_ROOT
+from pytorch_notes.settings import LANGUAGES
 from pytorch_notes.site.common import log
 from pytorch_notes.site.notebooks import notebook_source
+from pytorch_notes.site.project import CODE, Project
 from pytorch_notes.site.urls import lang_of_url, lang_root
 
 SHARED = ("mkdocs.yml", "docs/twins.json", "docs/overrides", "docs/assets", "scripts")  # shape every page
+# the inputs are named as in this repository (``_inputs``), whatever the checkout's folders are called
 
 
 @dataclass
@@ -70,8 +73,8 @@ class Serve:
         if dirty and not any(isinstance(f, _NotInaccurate) for f in build_log.filters):
             build_log.addFilter(_NotInaccurate())
 
-    def start_build(self, config) -> None:
-        """Plan this build and reset what it collects (``on_config`` of the outer build).
+    def start_build(self, config, project: Project) -> None:
+        """Plan this build of ``project`` and reset what it collects (``on_config`` of the outer build).
 
         Under ``make serve`` Material's search plugin also keeps the previous build's index and merges the
         new pages into it; under mkdocs-static-i18n that merge took every language's entries again on each
@@ -82,17 +85,17 @@ class Serve:
         search = config.plugins.get("material/search") or config.plugins.get("search")
         if self.dirty and search is not None and hasattr(search, "search_index_prev"):
             search.search_index_prev = None
-        self.plan = self.decide(self.dirty)
+        self.plan = self.decide(self.dirty, project)
         if self.dirty:
             log.info(f"rebuild: {'everything' if self.plan.full else f'{len(self.plan.pages)} page(s)'} "
                      f"({self.plan.reason})")
 
-    def decide(self, dirty: bool) -> Plan:
-        """Decide what this build redoes (see the module docstring) and remember the inputs for the next one.
-        Outside ``make serve`` (``dirty`` False) every build is full and nothing is recorded."""
+    def decide(self, dirty: bool, project: Project) -> Plan:
+        """Decide what this build of ``project`` redoes (see the module docstring) and remember the inputs for
+        the next one. Outside ``make serve`` (``dirty`` False) every build is full and nothing is recorded."""
         if not dirty:
             return Plan(True, "full build")
-        stamps, headings = _inputs(), _headings()
+        stamps, headings = _inputs(project), _headings(project.docs_dir)
         before, self.stamps = self.stamps, stamps
         old_headings, self.headings = self.headings, headings
         if before is None:
@@ -105,20 +108,21 @@ class Serve:
         if moved := sorted(k for k in headings if headings[k] != old_headings.get(k)):
             return Plan(True, f"the first heading of {moved[0]} changed")
         pages: set[str] = set()
-        embeds = all_embeds()
+        docs = project.docs_dir
+        embeds = all_embeds(docs)
         for rel in changed:
             if rel.startswith("docs/") and rel.endswith(".md"):
                 _, _lang, page = rel.split("/", 2)
-                pages.update(str(DOCS_DIR / lg / page) for lg in LANGUAGES)  # the page and its twin (lag banner)
+                pages.update(str(docs / lg / page) for lg in LANGUAGES)  # the page and its twin (lag banner)
                 # the home page's course map shows each page's description and example count (coursemap.py)
-                pages.update(str(DOCS_DIR / lg / "index.md") for lg in LANGUAGES)
+                pages.update(str(docs / lg / "index.md") for lg in LANGUAGES)
             elif rel.startswith("examples/"):
                 example = _example_of(rel)
                 for e in embeds:
                     if e.rel == example:  # docs/<lang>/<page>.md: the page and its chapter notebook
-                        pages.add(str(REPO_ROOT / e.page))
                         _, lg, page = e.page.split("/", 2)
-                        pages.add(str(notebook_source(lg, page)))
+                        pages.add(str(docs / lg / page))
+                        pages.add(str(notebook_source(project.cache_dir, lg, page)))
         return Plan(False, f"{len(changed)} changed input(s)", pages)
 
     def mark_for_rebuild(self, files, lang: str) -> None:
@@ -185,26 +189,26 @@ class Serve:
         return {**base, "docs": docs}
 
 
-def _inputs() -> dict[str, tuple]:
-    """Every input of the site with its stat key. Left out: bytecode caches, and hidden files such as the
-    capture lock and the ``.<name>.tmp`` of an atomic write (a capture running beside ``make serve`` would
-    otherwise make every rebuild a full one)."""
+def _inputs(project: Project) -> dict[str, tuple]:
+    """Every input of the site of ``project`` with its stat key, named ``docs/…``, ``examples/…``,
+    ``scripts/…`` (the build code running, ``project.CODE``) and ``mkdocs.yml``. Left out: bytecode caches,
+    and hidden files such as the capture lock and the ``.<name>.tmp`` of an atomic write (a capture running
+    beside ``make serve`` would otherwise make every rebuild a full one)."""
     out = {}
-    roots = [DOCS_DIR, EXAMPLES_DIR, REPO_ROOT / "scripts"]
-    for root in roots:
+    for name, root in (("docs", project.docs_dir), ("examples", project.examples_dir), ("scripts", CODE)):
         for path in root.rglob("*"):
-            rel = path.relative_to(REPO_ROOT).as_posix()
+            rel = f"{name}/{path.relative_to(root).as_posix()}"
             if "__pycache__" in rel or path.name.startswith(".") or not path.is_file():
                 continue
             out[rel] = stat_key(path)
-    out["mkdocs.yml"] = stat_key(REPO_ROOT / "mkdocs.yml")
+    out["mkdocs.yml"] = stat_key(project.config_file)
     return out
 
 
-def _headings() -> dict[str, str | None]:
+def _headings(docs_dir: Path) -> dict[str, str | None]:
     out = {}
-    for p in DOCS_DIR.glob("*/**/*.md"):
-        rel = p.relative_to(REPO_ROOT).as_posix()
+    for p in docs_dir.glob("*/**/*.md"):
+        rel = f"docs/{p.relative_to(docs_dir).as_posix()}"
         try:
             out[rel] = page_outline(p, rel)[0]
         except PageError:  # reported with its line by on_page_markdown

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from pathlib import Path
 
 from mkdocs.utils import get_relative_url
 
@@ -13,11 +14,12 @@ from pytorch_notes.site.urls import lang_root, src_language
 from pytorch_notes.twins import TwinsError, page_lag
 
 
-def twin_lag_banner(page, lang: str) -> str:
-    """An admonition for a page whose twin changed after the last sync (see scripts/twins.py)."""
+def twin_lag_banner(page, lang: str, docs_dir: Path) -> str:
+    """An admonition for a page whose twin changed after the last sync (see scripts/twins.py): the ledger
+    of the pages in ``docs_dir``."""
     rel = src_language(page.file.src_uri)[1]
     try:
-        lag = page_lag(rel)
+        lag = page_lag(rel, docs_dir)
     except TwinsError as exc:
         log.warning(str(exc))
         return ""

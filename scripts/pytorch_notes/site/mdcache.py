@@ -27,20 +27,12 @@ import functools
 import json
 import logging
 import os
-from pathlib import Path
 
-from pytorch_notes.settings import REPO_ROOT
 from pytorch_notes.site.buildcache import TextDigests, _version
 from pytorch_notes.site.rendercache import RenderCache, _code_files, _digest, config_text, plain
 
 LIBRARIES = ("markdown", "mkdocs", "pymdown-extensions", "mkdocs-material", "pygments")
 _FORMAT = 1
-CACHE_DIR = REPO_ROOT / ".cache" / "pytorch-notes" / "markdown"
-
-
-def new_cache(root: Path = CACHE_DIR) -> RenderCache:
-    """A cache of conversions under ``root`` (the plugin keeps one for all its builds)."""
-    return RenderCache(root, suffix=".json")
 
 
 def build_part(config, files) -> str:
@@ -106,7 +98,7 @@ def _restore(page, entry: dict, files) -> bool:
     return True
 
 
-def install(cache: RenderCache | None = None, embeds=None, digests: TextDigests | None = None) -> None:
+def install(cache: RenderCache, embeds=None, digests: TextDigests | None = None) -> None:
     """Make ``mkdocs.structure.pages.Page.render`` go through ``cache`` (``on_config``), a page's conversion
     keyed with the embeds ``embeds`` (``embed.Embeds``) prepared for it. The method is wrapped again only
     when another owner (cache, embeds, digests) installs it: the plugin's, once for all its builds."""
@@ -117,7 +109,6 @@ def install(cache: RenderCache | None = None, embeds=None, digests: TextDigests 
     if installed is not None and all(a is b for a, b in zip(installed, owner, strict=True)):
         return
     render = getattr(Page.render, "__wrapped__", Page.render)  # MkDocs' own
-    cache = new_cache() if cache is None else cache
     digests = TextDigests() if digests is None else digests
     builds: dict[int, tuple[object, str]] = {}  # id(files) -> (files, its build digest)
 

@@ -8,14 +8,14 @@ renders as the page ``notebooks/<chapter>/``; the page is also downloadable as `
 and each example's own notebook as ``notebooks/<chapter>/<name>.ipynb``.
 
 Nothing is written into ``docs/``: the notebooks are MkDocs files made in ``on_files``
-(``File.generated``). They are backed by files in ``.cache/pytorch-notes/notebooks/`` rather than by
-content in memory because mkdocs-jupyter reads a notebook page from its ``abs_src_path`` (its
-``should_include``, its converter and its cache key all take the path). A notebook whose inputs (the
-rendering code, the examples' sources and record files, language, title, chapter URL) are unchanged since
-it was written is not built again (``_Index``). The page File is ``NotebookPage``, created after
-mkdocs-static-i18n re-created the Files (which drops mkdocs-jupyter's own wrapper): it carries its
-destination, the language attributes i18n's language switcher reads and its twin in the other language,
-and an edit link to the chapter's Markdown page.
+(``File.generated``). They are backed by files in the checkout's ``.cache/pytorch-notes/notebooks/``
+(``notebook_source``) rather than by content in memory because mkdocs-jupyter reads a notebook page from
+its ``abs_src_path`` (its ``should_include``, its converter and its cache key all take the path). A
+notebook whose inputs (the rendering code, the examples' sources and record files, language, title,
+chapter URL) are unchanged since it was written is not built again (``_Index``). The page File is
+``NotebookPage``, created after mkdocs-static-i18n re-created the Files (which drops mkdocs-jupyter's own
+wrapper): it carries its destination, the language attributes i18n's language switcher reads and its twin
+in the other language, and an edit link to the chapter's Markdown page.
 """
 
 from __future__ import annotations
@@ -36,9 +36,10 @@ from pytorch_notes.render import kinds as kinds_module
 from pytorch_notes.render import notebook as notebook_module
 from pytorch_notes.render import strings as strings_module
 from pytorch_notes.render.notebook import build_chapter_notebook, build_notebook, dumps, py_download
-from pytorch_notes.settings import LANGUAGES, REPO_ROOT
+from pytorch_notes.settings import LANGUAGES
 from pytorch_notes.site.chapters import Chapter, chapters, nav_pages
 from pytorch_notes.site.embed import Embeds, py_url
+from pytorch_notes.site.project import Project
 from pytorch_notes.site.urls import (
     absolute_page_url,
     chapter_ipynb_url,
@@ -52,7 +53,6 @@ from pytorch_notes.site.urls import (
 )
 from pytorch_notes.store.layout import record_path
 
-CACHE_DIR = REPO_ROOT / ".cache" / "pytorch-notes" / "notebooks"
 _RENDERER = tuple(Path(m.__file__) for m in (notebook_module, comments_module, kinds_module, strings_module))
 
 
@@ -65,13 +65,14 @@ def refuse_leftovers(docs_dir: Path) -> None:
                           f"nothing is written into docs/): delete it")
 
 
-def notebook_source(lang: str, page: str) -> Path:
-    """The file behind the notebook page of chapter ``page`` in ``lang`` (the page's ``abs_src_path``)."""
-    return CACHE_DIR / lang / f"{chapter_slug(page)}.ipynb"
+def notebook_source(cache_dir: Path, lang: str, page: str) -> Path:
+    """The file behind the notebook page of chapter ``page`` in ``lang`` (the page's ``abs_src_path``), in
+    the build cache ``cache_dir`` (``Project.cache_dir``)."""
+    return cache_dir / "notebooks" / lang / f"{chapter_slug(page)}.ipynb"
 
 
-def _example_source(lang: str, rel: str) -> Path:
-    return CACHE_DIR / lang / "examples" / (rel[: -len(".py")] + ".ipynb")
+def _example_source(cache_dir: Path, lang: str, rel: str) -> Path:
+    return cache_dir / "notebooks" / lang / "examples" / (rel[: -len(".py")] + ".ipynb")
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ def is_notebook_page(page) -> bool:
 
 
 class _Index:
-    """Which inputs each notebook file was last written from (``.cache/pytorch-notes/notebooks.json``),
+    """Which inputs each notebook file was last written from (``<cache>/notebooks.json``),
     with the file's stat: an unchanged notebook is neither built nor read again."""
 
     def __init__(self, path: Path) -> None:
@@ -133,11 +134,12 @@ class _Index:
 
 
 class NotebookSite:
-    """The notebooks of one build (``on_files`` of each language), from the records ``embeds`` shows; and
-    the ``.py`` downloads. Kept by the plugin (``plugin.py``)."""
+    """The notebooks of one build (``on_files`` of each language) of the checkout ``project``, from the
+    records ``embeds`` shows; and the ``.py`` downloads. Kept by the plugin (``plugin.py``)."""
 
-    def __init__(self, embeds: Embeds) -> None:
+    def __init__(self, embeds: Embeds, project: Project) -> None:
         self.embeds = embeds
+        self.project = project
         self.chapters: dict[str, dict[str, Chapter]] = {}  # lang -> chapter page -> chapter
         self.written: dict[str, list[tuple[str, Path, Chapter | None]]] = {}  # lang -> its notebook files
         self.version = ""
@@ -150,7 +152,8 @@ class NotebookSite:
     def chapter_list(self, lang: str, config) -> list[Chapter]:
         """The chapters of ``lang`` in course order, read once per build."""
         if lang not in self.chapters:
-            self.chapters[lang] = {c.page: c for c in chapters(lang, nav_pages(config.nav or []))}
+            found = chapters(lang, nav_pages(config.nav or []), self.project.docs_dir)
+            self.chapters[lang] = {c.page: c for c in found}
         return list(self.chapters[lang].values())
 
     def chapter_of(self, lang: str, config) -> dict[str, str]:
@@ -166,7 +169,7 @@ class NotebookSite:
         so that a cold build can render them all ahead (``prewarm``)."""
         if self.written:
             return
-        index = _Index(CACHE_DIR.parent / "notebooks.json")
+        index = _Index(self.project.cache_dir / "notebooks.json")
         for lang in LANGUAGES:
             self.written[lang] = self._write(config, lang, index)
         index.save()
@@ -183,11 +186,12 @@ class NotebookSite:
                 example, record = self.embeds.shown_example(rel)
                 if example is None or record is None:
                     continue  # never captured: its embed says so, and it has no section
-                inputs = [self.version, example.sha256, stat_key(record_path(rel, record.device_kind)), lang]
+                stored = record_path(rel, record.device_kind, self.project.examples_dir)
+                inputs = [self.version, example.sha256, stat_key(stored), lang]
                 sections.append((record, example, headings[rel][0], inputs))
                 src = lang_root(lang) + example_ipynb_url(rel)
                 if src not in taken:  # an example of two chapters: its notebook names the first
-                    target = _example_source(lang, rel)
+                    target = _example_source(self.project.cache_dir, lang, rel)
                     if not index.current(target, inputs + [chapter.title, url]):
                         index.write(target, inputs + [chapter.title, url],
                                     dumps(build_notebook(record, lang, chapter.title, url, example)))
@@ -195,7 +199,7 @@ class NotebookSite:
                     taken.add(src)
             if not sections:
                 continue
-            target = notebook_source(lang, chapter.page)
+            target = notebook_source(self.project.cache_dir, lang, chapter.page)
             inputs = [[s[3], s[2]] for s in sections] + [chapter.title, url]
             if not index.current(target, inputs):
                 index.write(target, inputs, dumps(build_chapter_notebook(
@@ -255,14 +259,14 @@ class NotebookSite:
         is taken out of the site: its file is never copied (``Embeds.example_files`` logged why).
         """
         chapter_of = self.chapter_of(lang, config)
-        prefix = py_url(lang, "")
+        prefix, examples = py_url(lang, ""), self.project.examples_dir
         for f in list(files):
             src = f.src_uri
             if not (src.startswith(prefix) and src.endswith(".py")) or src.startswith(prefix + "_"):
                 continue
             rel = src[len(prefix):]
             try:
-                source = parse_example(resolve_example(rel)).path.read_text(encoding="utf-8")
+                source = parse_example(resolve_example(rel, examples), examples).path.read_text(encoding="utf-8")
             except (ExampleError, OSError, ValueError):
                 files.remove(f)
                 continue

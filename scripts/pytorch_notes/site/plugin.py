@@ -5,7 +5,7 @@ the output store written by ``make capture``.
 
 * ``load_config``: ``defer_imports`` (``deferimports``) and quiet loggers (``quiet``), before MkDocs
   imports the plugins listed after this one; so it is listed first under ``plugins:`` in mkdocs.yml.
-* ``on_config``: refuse to build a checkout with another checkout's package; add the embed syntax
+* ``on_config``: the checkout's folders from the configuration (``project``); add the embed syntax
   (``embed``); cache search entries (``buildcache``), Markdown conversions (``mdcache``) and page
   renders (``rendercache``, ``on_env``).
 * ``on_pre_build``, the first ``on_files``: the last build's files are set aside while MkDocs cleans the
@@ -31,9 +31,10 @@ the output store written by ``make capture``.
   rebuilds of ``mkdocs serve``.
 
 State. What a build (or the builds of one process) keeps lives on the plugin's instance: objects made in
-``__init__`` and passed to the functions that need them (the page being built: ``embed.Embeds``; what
-``make serve`` learnt: ``incremental.Serve``; the caches' in-memory parts). No module of ``site/``
-holds mutable build state.
+``__init__``, or in ``open_project`` for the checkout being built (its ``project.Project``: pages, examples,
+records, caches), and passed to the functions that need them (the page being built: ``embed.Embeds``;
+what ``make serve`` learnt: ``incremental.Serve``; the caches' in-memory parts). No module of ``site/``
+holds mutable build state or the paths of a checkout.
 
 Event order. MkDocs runs an event's handlers by priority (``event_priority``), those of equal priority in
 the order the plugins are listed. This plugin is listed first, but its handlers are meant to follow the
@@ -45,16 +46,12 @@ them (``CombinedEvent``); ``tests/test_plugin.py`` checks the whole order.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from mkdocs.config import config_options
 from mkdocs.config.base import Config
-from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
 from pytorch_notes import filememo
 from pytorch_notes.render.strings import ui
-from pytorch_notes.settings import REPO_ROOT
 from pytorch_notes.site import (
     buildcache,
     bundles,
@@ -76,9 +73,11 @@ from pytorch_notes.site import (
     servewatch,
     sitedir,
     times,
+    zips,
 )
 from pytorch_notes.site.common import page_language
 from pytorch_notes.site.deferimports import defer_import
+from pytorch_notes.site.project import Project
 from pytorch_notes.site.urls import src_language
 
 AFTER_OTHERS = -1  # after the other plugins' default handlers (0), before their late ones (-50, -100)
@@ -102,20 +101,27 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
 
     def __init__(self) -> None:
         super().__init__()
+        self.project: Project | None = None  # the checkout being built (on_config, open_project)
         self.serve = incremental.Serve()  # make serve: what the last build learnt, what this one redoes
-        self.embeds = embed.Embeds()  # the page being built; each example's state in the store, per build
-        self.notebooks = notebooks.NotebookSite(self.embeds)  # the notebooks of the current build
-        self.prewarm = prewarm.Prewarm()  # their conversion ahead, in a cold build
+        self.prewarm = prewarm.Prewarm()  # the notebooks' conversion ahead, in a cold build
         self.site = sitedir.SiteDir()  # the last build's files, written over (MkDocs would delete them first)
-        self.bundles = bundles.Bundles()  # the zips, kept in memory across rebuilds
-        self.times = times.TimesPage()  # the computation-times page
-        self.tokens = notebook_styles.TokenStyles()  # the code tokens the notebook stylesheet styles
         self.search_pool = searchpool.SearchPool()  # search entries computed beside the build
         self.digests = buildcache.TextDigests()  # page texts hashed once for the caches' keys
-        self.page_cache = rendercache.RenderCache()  # page renders (rendercache) ...
-        self.markdown_cache = mdcache.new_cache()  # ... and Markdown conversions (mdcache)
         self.code_version: str | None = None  # the digest of the package's code (buildcache.persist_memos)
         self.saved_404: dict[str, str] = {}  # language -> its 404 page (i18n.keep_404)
+
+    def open_project(self, project: Project) -> None:
+        """The objects that read and write the files of ``project`` (the first ``on_config``: MkDocs keeps
+        this instance across the rebuilds of one ``mkdocs serve``, which builds one checkout)."""
+        self.project = project
+        self.embeds = embed.Embeds(project.examples_dir)  # the page being built; each example's store state
+        self.notebooks = notebooks.NotebookSite(self.embeds, project)  # the notebooks of the current build
+        self.bundles = bundles.Bundles(project.docs_dir, zips.ZipCache(project.cache_dir / "bundles"))  # the zips
+        self.times = times.TimesPage(project)  # the computation-times page
+        # the code tokens the notebook stylesheet styles
+        self.tokens = notebook_styles.TokenStyles(project.docs_dir / notebook_styles.STYLESHEET)
+        self.page_cache = rendercache.RenderCache(project.cache_dir / "page")  # page renders (rendercache) ...
+        self.markdown_cache = rendercache.RenderCache(project.cache_dir / "markdown", ".json")  # ... conversions
 
     def load_config(self, options, config_file_path=None):
         """Defer ``defer_imports`` as soon as MkDocs has read this plugin's configuration, before it
@@ -145,26 +151,22 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
 
     @event_priority(AFTER_OTHERS)  # after search and offline, before mkdocs-static-i18n (-100)
     def on_config(self, config):
-        """Add the embed syntax (``embed.EmbedExtension``) to every page's Markdown, and stop a build whose
-        pipeline package belongs to another checkout than its ``mkdocs.yml``.
-
-        The package is installed in editable mode from one checkout; a build of a copy of the repository
-        (the benchmark, some tests) must import the copy's own package with ``PYTHONPATH=<copy>/scripts``,
-        or it would silently read the other checkout's examples and records.
-        """
-        here = Path(config.config_file_path).resolve().parent
-        if here != REPO_ROOT:
-            raise PluginError(f"{config.config_file_path}: the pipeline package was imported from {REPO_ROOT}/scripts, "
-                              f"not from this checkout; run with PYTHONPATH={here}/scripts")
-        notebooks.refuse_leftovers(Path(config.docs_dir))
+        """Take the checkout's folders from the configuration (``project.Project``: a build of any checkout
+        reads its own pages, examples and records and keeps its own caches, wherever this package was
+        imported from) and add the embed syntax (``embed.EmbedExtension``) to every page's Markdown."""
+        if (found := Project.from_config(config)) != self.project:
+            self.open_project(found)
+        project = self.project  # one object for every build (buildcache.install compares its owners by identity)
+        notebooks.refuse_leftovers(project.docs_dir)
         config.markdown_extensions.append(embed.EmbedExtension(self.embeds))  # the ::: example syntax
-        buildcache.install(self.search_pool, self.serve, self.digests)  # reuse search entries of unchanged inputs
-        mdcache.install(self.markdown_cache, self.embeds, self.digests)  # and Markdown conversions
+        # reuse search entries of unchanged inputs, and Markdown conversions
+        buildcache.install(project.cache_dir, self.search_pool, self.serve, self.digests)
+        mdcache.install(self.markdown_cache, self.embeds, self.digests)
         buildcache.theme_listing()  # the theme's 14,500 files listed once per process, not per build
         # parsed examples, loaded records, localized comments: kept across builds
-        self.code_version = buildcache.persist_memos(self.code_version)
+        self.code_version = buildcache.persist_memos(self.code_version, project.cache_dir)
         if not _inner(config):  # the outer build (i18n builds the other languages inside it)
-            self.serve.start_build(config)
+            self.serve.start_build(config, project)
             self.embeds.new_build()
             self.notebooks.new_build()
             self.page_cache.start()
@@ -175,7 +177,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
     def on_pre_build(self, *, config) -> None:
         if not _inner(config) and not self.serve.dirty:  # make serve never cleans
             self.site.set_aside(config.site_dir)  # MkDocs' clean-up, next, finds nothing to delete
-        cold = not (buildcache.CACHE_DIR / "search").is_dir()
+        cold = not (self.project.cache_dir / "search").is_dir()
         if not _inner(config) and self.serve.plan.full and cold:
             self.search_pool.start()  # a cold build: the search worker loads jieba while the notebooks are converted
 
@@ -210,7 +212,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
     @event_priority(AFTER_OTHERS)  # after mkdocs-static-i18n's
     def on_env(self, env, *, config, files):
         env.globals["pn_strings"] = ui  # the UI strings of a language, for docs/overrides (404, footer)
-        buildcache.compiled_templates(env)  # Material's templates compiled once, not on every build
+        buildcache.compiled_templates(env, self.project.cache_dir)  # Material's templates compiled once, not per build
         rendercache.install(env, config, self.page_cache, self.digests)  # an unchanged page is not rendered again
         self.serve.restore_skipped_pages(files)  # titles of the pages a dirty rebuild did not read
         return env
@@ -222,11 +224,11 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
             self.prewarm.wait(page.file.abs_src_path)  # a notebook page: its conversion ahead is done
             return markdown
         lang = src_language(src)[0]
-        banner = lag.twin_lag_banner(page, lang)
+        banner = lag.twin_lag_banner(page, lang, self.project.docs_dir)
         self.embeds.prepare(markdown, page, config, lang, f"docs/{src}")
         markdown = self.times.fill_page(markdown, page, config, files, lang)  # the computation-times page's tables
         markdown = coursemap.fill_page(markdown, page, config, lang)  # the home page's course map
-        head = "\n\n".join(b for b in (banner, times.page_verification(page, files, lang, self.embeds),
+        head = "\n\n".join(b for b in (banner, self.times.page_verification(page, files, lang, self.embeds),
                                        self.bundles.chapter_link(page, config, lang)) if b)
         markdown = self.bundles.home_link(markdown, page, config, lang)  # the course zip's button on the home page
         return lag.insert_after_h1(markdown, head) if head else markdown
@@ -283,6 +285,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
     @event_priority(AFTER_OTHERS)
     def on_build_error(self, *, error) -> None:
         self.prewarm.finish(cancel=True)
-        self.embeds.end_build()
+        if self.project is not None:
+            self.embeds.end_build()
         self.site.forget(error)
         self.search_pool.shutdown()

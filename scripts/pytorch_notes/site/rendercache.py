@@ -41,10 +41,9 @@ from pathlib import Path
 
 from mkdocs.plugins import BasePlugin
 
-from pytorch_notes.settings import REPO_ROOT
 from pytorch_notes.site.buildcache import TextDigests, _version, theme_override_files
+from pytorch_notes.site.project import CODE
 
-CACHE_DIR = REPO_ROOT / ".cache" / "pytorch-notes" / "page"
 _FORMAT = 1  # bump when what a key covers changes
 KEEP_S = 600.0  # an unused entry is kept this long (``RenderCache.evict``)
 LIBRARIES = ("mkdocs", "mkdocs-material", "mkdocs-static-i18n", "mkdocs-jupyter", "jinja2", "markupsafe",
@@ -118,11 +117,11 @@ def _file(file) -> dict:
 
 
 def _code_files() -> list:
-    """The project's build code (``scripts/``): a hook that changes what a page's context holds changes this."""
+    """The build code running (``project.CODE``): a hook that changes what a page's context holds changes this."""
     out = []
-    for path in sorted((REPO_ROOT / "scripts").rglob("*.py")):
+    for path in sorted(CODE.rglob("*.py")):
         st = path.stat()
-        out.append([path.relative_to(REPO_ROOT).as_posix(), st.st_size, st.st_mtime_ns])
+        out.append([f"scripts/{path.relative_to(CODE).as_posix()}", st.st_size, st.st_mtime_ns])
     return out
 
 
@@ -180,7 +179,7 @@ class RenderCache:
     ``<key[:2]>/<key><suffix>``; ``used`` holds the keys read or written since ``start``, so that
     ``evict`` can drop the others."""
 
-    def __init__(self, root: Path = CACHE_DIR, suffix: str = ".html") -> None:
+    def __init__(self, root: Path, suffix: str = ".html") -> None:
         self.root = root
         self.suffix = suffix
         self.used: set[str] = set()
@@ -241,10 +240,9 @@ class _PageTemplate:
         return self._cached(self._template, dict(*args, **kwargs))
 
 
-def install(env, config, cache: RenderCache | None = None,
-            digests: TextDigests | None = None) -> RenderCache | None:
+def install(env, config, cache: RenderCache, digests: TextDigests | None = None) -> RenderCache | None:
     """Make the page renders of this build's template environment ``env`` go through ``cache`` (``on_env``;
-    the plugin's, kept for both languages' builds and every rebuild of ``make serve``; a new one when None).
+    the plugin's, kept for both languages' builds and every rebuild of ``make serve``).
 
     MkDocs renders a page with ``env.get_template(name).render(context)``; Jinja itself loads the
     templates a template extends or includes with a parent name, and those are left as they are.
@@ -252,7 +250,6 @@ def install(env, config, cache: RenderCache | None = None,
     """
     if os.environ.get("PYTORCH_NOTES_RENDER_CACHE", "1") == "0":
         return None
-    cache = RenderCache() if cache is None else cache
     digests = TextDigests() if digests is None else digests
     site: dict[str, str] = {}
 

@@ -120,9 +120,7 @@ def user_dictionary_text(glossary_md: str) -> str:
     return "".join(f"{w}\n" for w in glossary_terms(glossary_md))
 
 
-if __name__ == "__main__":  # regenerate: .venv/bin/python -m pytorch_notes.site.searchwords
-    from pytorch_notes.settings import DOCS_DIR
-
-    USER_DICTIONARY.write_text(user_dictionary_text((DOCS_DIR / "zh" / "glossary.md").read_text(encoding="utf-8")),
+if __name__ == "__main__":  # regenerate: .venv/bin/python -m pytorch_notes.site.searchwords, from the checkout
+    USER_DICTIONARY.write_text(user_dictionary_text(Path("docs/zh/glossary.md").read_text(encoding="utf-8")),
                                encoding="utf-8")
     print(f"wrote {USER_DICTIONARY}")

@@ -5,7 +5,7 @@
   ``render.times.times_markdown``: every example of every chapter, chapters in course order (the nav),
   examples in the order their chapter's page embeds them. Nothing on the page is typed by hand, and the
   result is part of the page's Markdown, so ``mdcache`` keys its conversion by it.
-* ``page_verification`` (``on_page_markdown``): a chapter's verification line
+* ``TimesPage.page_verification`` (``on_page_markdown``): a chapter's verification line
   (``render.html.verification_line``), ending with a link to the chapter's section of the times page of
   the same language (``#chapter-<chapter>``), relative to the page, so it works in both languages and
   with or without directory URLs (``make offline``).
@@ -32,7 +32,8 @@ from pytorch_notes.pages import PageError, all_embeds, language_pages, page_outl
 from pytorch_notes.parse import ExampleError, discover_examples, parse_example, resolve_example
 from pytorch_notes.render.html import verification_line
 from pytorch_notes.render.times import MARKER, ChapterTimes, chapter_anchor, example_row, times_markdown
-from pytorch_notes.settings import DOCS_DIR, EXAMPLES_DIR, pinned_torch
+from pytorch_notes.settings import pinned_torch
+from pytorch_notes.site.project import Project
 from pytorch_notes.store.records import StoreError, freshness
 from pytorch_notes.store.untrusted import terminal_text
 
@@ -53,16 +54,15 @@ def _nav_pages(nav) -> list[str]:
     return out
 
 
-def chapters(config, files, page, lang: str) -> list[ChapterTimes]:
-    """Every chapter with examples, in course order: the chapters of the pages in the nav's order, each
-    titled by the first page that embeds its examples; examples in embed order, then any example no
-    page embeds. Links are relative to ``page`` (the times page); none without ``files``.
+def chapters(config, files, page, lang: str, project: Project) -> list[ChapterTimes]:
+    """Every chapter with examples of ``project``, in course order: the chapters of the pages in the nav's
+    order, each titled by the first page that embeds its examples; examples in embed order, then any example
+    no page embeds. Links are relative to ``page`` (the times page); none without ``files``.
 
     Raises:
         PluginError: a record of an example cannot be read (``StoreError``), naming the file.
     """
-    docs = Path(getattr(config, "docs_dir", None) or DOCS_DIR)
-    pages = language_pages(lang, docs)
+    pages = language_pages(lang, project.docs_dir)
     order = [p for p in dict.fromkeys(_nav_pages(getattr(config, "nav", None))) if p in pages]
     order += [p for p in pages if p not in order]
     lang_dir, here = posixpath.split(page.file.src_uri)  # "zh", "times.md"
@@ -81,14 +81,15 @@ def chapters(config, files, page, lang: str) -> list[ChapterTimes]:
                 found[name] = ChapterTimes(name, title or rel_page, link)
             if e.rel not in hrefs:
                 hrefs[e.rel] = (get_relative_url(target.url, page.file.url) + "#" + e.anchor) if target else ""
-    for path in discover_examples(EXAMPLES_DIR):  # any example no page embeds (the tests forbid one)
+    examples = project.examples_dir
+    for path in discover_examples(examples):  # any example no page embeds (the tests forbid one)
         rel = f"{path.parent.name}/{path.name}"
         found.setdefault(path.parent.name, ChapterTimes(path.parent.name, path.parent.name, ""))
         hrefs.setdefault(rel, "")
     for rel, href in hrefs.items():
         try:
-            example = parse_example(resolve_example(rel))
-            fresh = freshness(example)
+            example = parse_example(resolve_example(rel, examples), examples)
+            fresh = freshness(example, examples)
         except (ExampleError, OSError):
             continue  # not published: Embeds.example_files logs it
         except StoreError as exc:
@@ -98,10 +99,12 @@ def chapters(config, files, page, lang: str) -> list[ChapterTimes]:
 
 
 class TimesPage:
-    """The times page across the builds of one process: which pages embedded which examples when it was last
-    filled, and, under ``make serve``, whether the current rebuild redoes it."""
+    """The times page of ``project`` across the builds of one process: which pages embedded which examples
+    when it was last filled, and, under ``make serve``, whether the current rebuild redoes it; and the
+    verification line of its chapters."""
 
-    def __init__(self) -> None:
+    def __init__(self, project: Project) -> None:
+        self.project = project
         self.filled_with: tuple | None = None  # the outline when a times page was last filled
         self.decided_for = None  # the rebuild's plan (``incremental.Plan``) that ``redo`` was decided for
         self.redo = False
@@ -120,8 +123,8 @@ class TimesPage:
                     fence = ""
             elif not fence and line.strip() == MARKER:
                 if tables is None:
-                    self.filled_with = _outline()
-                    tables = times_markdown(chapters(config, files, page, lang), lang)
+                    self.filled_with = _outline(self.project.docs_dir)
+                    tables = times_markdown(chapters(config, files, page, lang, self.project), lang)
                 lines[i] = "\n" + tables
         return "\n".join(lines)
 
@@ -135,12 +138,28 @@ class TimesPage:
             return
         if self.decided_for is not serve.plan:  # once per rebuild: the first language's page changes the outline
             self.decided_for = serve.plan
-            self.redo = any(p.endswith(".ipynb") for p in serve.plan.pages) or _outline() != self.filled_with
+            self.redo = (any(p.endswith(".ipynb") for p in serve.plan.pages)
+                         or _outline(self.project.docs_dir) != self.filled_with)
         if not self.redo:
             return
         for f in files.documentation_pages():
             if posixpath.basename(f.src_uri) == TIMES_PAGE and os.path.exists(f.abs_dest_path):
                 os.utime(f.abs_dest_path, (0, 0))
+
+    def page_verification(self, page, files, lang: str, embeds) -> str:
+        """The verification line of the page ``embeds`` (``embed.Embeds``) just prepared, from the records its
+        embeds show, linking to its chapter's rows on the times page: the chapter most of its embeds belong
+        to (the first of equals); the torch version pinned in the checkout's ``constraints.txt``."""
+        _name, rendered = embeds.prepared()
+        rels = list(dict.fromkeys(rel for rel, _ in rendered))
+        records = [r for rel in rels if (r := embeds.shown_example(rel)[1]) is not None]
+        url = ""
+        target = _times_file(page, files) if records else None
+        if target is not None:
+            counts = Counter(rel.split("/", 1)[0] for rel in rels)
+            chapter = max(counts, key=lambda c: (counts[c], -[r.split("/", 1)[0] for r in rels].index(c)))
+            url = get_relative_url(target.url, page.file.url) + "#" + chapter_anchor(chapter)
+        return verification_line(records, lang, pinned_torch(self.project.root / "constraints.txt"), url)
 
 
 def _times_file(page, files):
@@ -150,27 +169,11 @@ def _times_file(page, files):
     return files.get_file_from_path(posixpath.join(posixpath.dirname(page.file.src_uri), TIMES_PAGE))
 
 
-def page_verification(page, files, lang: str, embeds) -> str:
-    """The verification line of the page ``embeds`` (``embed.Embeds``) just prepared, from the records its
-    embeds show, linking to its chapter's rows on the times page: the chapter most of its embeds belong
-    to (the first of equals)."""
-    _name, rendered = embeds.prepared()
-    rels = list(dict.fromkeys(rel for rel, _ in rendered))
-    records = [r for rel in rels if (r := embeds.shown_example(rel)[1]) is not None]
-    url = ""
-    target = _times_file(page, files) if records else None
-    if target is not None:
-        counts = Counter(rel.split("/", 1)[0] for rel in rels)
-        chapter = max(counts, key=lambda c: (counts[c], -[r.split("/", 1)[0] for r in rels].index(c)))
-        url = get_relative_url(target.url, page.file.url) + "#" + chapter_anchor(chapter)
-    return verification_line(records, lang, pinned_torch(), url)
-
-
-def _outline() -> tuple | None:
-    """Which page embeds which examples, in order (what orders the times page's rows); None when a page
-    cannot be read (that page's build says why)."""
+def _outline(docs_dir: Path) -> tuple | None:
+    """Which page of ``docs_dir`` embeds which examples, in order (what orders the times page's rows); None
+    when a page cannot be read (that page's build says why)."""
     try:
-        return tuple((e.page, e.rel) for e in all_embeds())
+        return tuple((e.page, e.rel) for e in all_embeds(docs_dir))
     except (PageError, OSError):
         return None
 

@@ -21,12 +21,10 @@ import zlib
 from pathlib import Path
 
 from pytorch_notes.render.strings import STRINGS
-from pytorch_notes.settings import REPO_ROOT
 from pytorch_notes.site.chapters import PREFIX, Chapter
 
 DATE_TIME = (1980, 1, 1, 0, 0, 0)  # every member's time stamp: the earliest a zip holds
 COMPRESS_LEVEL = 6
-CACHE_DIR = REPO_ROOT / ".cache" / "pytorch-notes" / "bundles"
 CACHE_MAX_AGE_S = 7 * 24 * 3600  # a cached zip not used for a week is removed when a new one is written
 
 
@@ -56,7 +54,7 @@ class ZipCache:
     """Zips kept in memory, for the rebuilds of one process (``make serve``), and in ``cache_dir`` (None:
     memory only)."""
 
-    def __init__(self, cache_dir: Path | None = CACHE_DIR) -> None:
+    def __init__(self, cache_dir: Path | None = None) -> None:
         self.cache_dir = cache_dir
         self.memory: dict[str, bytes] = {}  # key -> zip
 

@@ -65,6 +65,7 @@ def test_english_query_words_are_cut_to_their_stem(tab, base):
     assert page.evaluate(query, "loss uses cuda") == "loss uses cuda"  # stems under 4 letters: as typed
     # -ation and a final e: "concatenate" finds "concatenation", "reshape" "reshaped"
     assert page.evaluate(query, "concatenate reshape activation") == "concatenat reshap activ"
+    assert page.evaluate(query, "results not reproducible") == "result reproducib"  # reproducibility
     pasted = "Expected all tensors to be on the same device"
     assert "tensors" in page.evaluate(query, pasted).split(), "a pasted message keeps its words"
     assert "layers/" in [r.rsplit("/", 2)[-2] + "/" for r in search_pages(page, "weight initialization")[:3]]

@@ -30,11 +30,11 @@
   /* Words that name no topic ("is_causal参数" asks about is_causal, "pytorch equivalent of np.arange" about
      np.arange; every page is about PyTorch): left out when the query has others */
   var WEAK = new Set(("参数 函数 方法 问题 例子 代码 教程 使用 报错 解释 含义 原理 实现 对应 相当于 等价 写法 里 写 " +
-    "equivalent equivalents alternative way ways example examples use using get difference").split(" "));
-  /* ...and the library's own name beside an API name (np.arange, tf.function, Sequential): the API is the
+    "equivalent equivalents alternative way ways example examples use using get difference work works").split(" "));
+  /* ...and the library's own name beside an API name (np.arange, tf.function): the API is the
      topic. Alone or beside plain words ("pytorch和tensorflow区别", "为什么要学pytorch") it is the topic. */
   var LIBRARY = new Set(["pytorch", "torch"]);
-  var API_NAME = /[._]\w|^[A-Z][a-z]+[A-Z]/;
+  var API_NAME = /[._]\w/;
   var config = JSON.parse(document.getElementById("__config").textContent);
   var root = new URL(config.base.replace(/\/?$/, "/"), location.href);
 
@@ -108,9 +108,17 @@
   function segment(raw) {
     if (!vocabulary || raw.indexOf('"') >= 0 || !hanRun.test(raw)) return raw;
     hanRun.lastIndex = 0;
+    /* the words as typed between spaces ("学习率 调度器"), kept when the index has them */
+    var typed = (raw.match(hanRun) || []).filter(function (w) { return w.length > 1 && vocabulary[w]; });
     raw = raw.replace(spacedHan, "$1");  /* "自动 求导": Chinese has no spaces between words; segment it whole */
     var out = raw.replace(hanRun, function (run) { return " " + chineseTerms(run).join(" ") + " "; })
       .replace(/\s+/g, " ").trim();
+    var terms = out.split(" ");
+    typed.forEach(function (w) {
+      var marked = w.split("").join(WORD_END);
+      if (terms.indexOf(marked) < 0 && !stopWords.has(w) && !ZH_QUESTION.has(w)) terms.push(marked);
+    });
+    out = terms.join(" ");
     return out || raw;
   }
 
@@ -163,7 +171,9 @@
      finds the forms the pages use: "events" -> event* (Event, events), "initialization" -> initiali*
      (initialisation, initialize), "batches" -> batch*, "trained" -> train*. Words of letters only; a stem
      keeps at least 4 letters ("uses", "loss" and API names such as cuda stay as typed). */
-  var SUFFIXES = [[/(?:[iy]z|is)(?:ations?|ing|e[sd]?)$/, "i"], [/([a-z]{5})ations?$/, "$1"], [/ies$/, ""],
+  var SUFFIXES = [[/(?:[iy]z|is)(?:ations?|ing|e[sd]?)$/, "i"], [/([a-z]{5})ations?$/, "$1"],
+    /* "reproducible" -> reproducib* (reproducibility), "available" -> availab* (availability) */
+    [/([a-z]{3}[ai]b)le$/, "$1"], [/ies$/, ""],
     [/(ss|[sxz]|ch|sh)es$/, "$1"], [/([^su])s$/, "$1"], [/ing$/, ""], [/ed$/, ""],
     /* "concatenate" -> concatenat* (concatenation), "reshape" -> reshap* (reshaped, reshaping) */
     [/([a-z]{4})e$/, "$1"]];

@@ -5,15 +5,16 @@ on the site, with Material's copy button), their comments in the page's language
 (``comments.localize``) and their line numbers those of the example as the ``.py`` download of
 that language holds it; the line numbers of the example's frames in a stored traceback follow
 them (``comments.map_line``). Outputs become
-one-line raw HTML blocks made by the output-kind registry (``kinds.py``), whose text is escaped,
-so an output containing ``<script>`` or a backtick shows as text. An example captured on more
+one-line raw HTML blocks made by the output-kind registry (``kinds.py``) from the Jinja templates of
+``templates/example/`` (``templating.py``: autoescape, one line), so an output containing ``<script>``
+or a backtick shows as text. An example captured on more
 than one device gets one content tab per device (pymdownx.tabbed; Material's linked tabs keep the
 reader's choice across pages), the freshest first and the GPU before the CPU. No MkDocs import:
 the hook passes a ``url_for`` callback for asset URLs.
 
 A record file is untrusted (a pull request may change it), so every field of it that reaches the
 page goes through ``escape.py``, the renderer's one path: provenance fields through ``page_provenance`` (one line,
-no control characters), texts through ``clean_text``, then ``html.escape`` where they become HTML,
+no control characters), texts through ``clean_text``; the templates escape them where they become HTML,
 and ``markdown_text`` where Markdown reads them (a tab's title). The record's example path names
 files only after ``safe_rel``, and a figure is served only when it is a PNG within the limits
 (``store.untrusted.figure_problem``).
@@ -22,7 +23,6 @@ files only after ``safe_rel``, and a figure is served only when it is a PNG with
 from __future__ import annotations
 
 import base64
-import html
 import re
 import urllib.parse
 from collections.abc import Callable
@@ -30,8 +30,9 @@ from dataclasses import dataclass
 
 from pytorch_notes.comments import localize, map_line, shown_cells
 from pytorch_notes.parse import Example, version_tuple
-from pytorch_notes.render.escape import clean_text, field, markdown_text, one_html_line, page_provenance, safe_rel
+from pytorch_notes.render.escape import clean_text, field, markdown_text, page_provenance, safe_rel
 from pytorch_notes.render.kinds import Context, kind_of, output_block
+from pytorch_notes.render.templating import render, trusted
 from pytorch_notes.render.strings import STRINGS, plural
 from pytorch_notes.store.model import Image, Record
 from pytorch_notes.store.records import STATE_RANK, DeviceOutputs, Freshness
@@ -94,15 +95,14 @@ def _provenance_parts(record: Record) -> list[str]:
     return [*parts, f"Python {p.python}", p.captured_at[:10], f"{p.duration_s:.1f} s"]
 
 
-def provenance_html(record: Record, t: dict) -> str:
-    """The provenance line, e.g. ``CPU · torch 2.13.0+cpu · Python 3.11.7 · 2026-11-22 · 1.4 s``, with a
-    tooltip: the time, the platform, the source's hash and, when the record says, how the run was isolated."""
-    p, parts = page_provenance(record.provenance), _provenance_parts(record)
+def provenance(record: Record, t: dict) -> dict[str, str]:
+    """The provenance line's facts, e.g. ``CPU · torch 2.13.0+cpu · Python 3.11.7 · 2026-11-22 · 1.4 s``, and
+    its tooltip: the time, the platform, the source's hash and, when the record says, how the run was isolated."""
+    p = page_provenance(record.provenance)
     tip = t["provenance_help"].format(when=p.captured_at, platform=p.platform, sha=field(record.source_sha256[:12]))
     if p.isolation:
         tip += t["provenance_isolation"].format(isolation=p.isolation)
-    return (f'<span class="pn-provenance__label">{t["captured"]}</span> '
-            f'<span class="pn-provenance__facts" title="{html.escape(tip)}">{html.escape(" · ".join(parts))}</span>')
+    return {"facts": " · ".join(_provenance_parts(record)), "tip": tip}
 
 
 @dataclass(frozen=True)
@@ -138,31 +138,20 @@ def device_label(record: Record) -> str:
     return f"{name} · CUDA {p.cuda}" if p.cuda else name
 
 
-def _notice(kind: str, title: str, body_html: str, detail: str = "") -> str:
-    """A Material admonition as one line of raw HTML; ``body_html`` is trusted, ``detail`` is cleaned
-    (``clean_text``) and escaped."""
-    extra = f'<pre><code>{one_html_line(html.escape(clean_text(detail)))}</code></pre>' if detail else ""
-    return (f'<div class="admonition {kind}"><p class="admonition-title">{html.escape(title)}</p>'
-            f"<p>{body_html}</p>{extra}</div>")
+def _notice(kind: str, title: str, body, detail: str = "") -> str:
+    """A Material admonition as one line of raw HTML (``templates/example/notice.html``): ``body`` is text, or a
+    UI string marked ``trusted``; ``detail`` is cleaned (``clean_text``) and shown as code."""
+    return render("example/notice.html", kind=kind, title=title, body=body, detail=clean_text(detail))
 
 
 def _footer(record: Record | None, t: dict, links: Links, report: str = "") -> str:
-    foot = [provenance_html(record, t)] if record else []
-    foot.append(f'<a href="{html.escape(links.py)}" download>{t["download_py"]}</a>')
-    if record and links.ipynb:
-        foot.append(f'<a href="{html.escape(links.ipynb)}" download>{t["download_ipynb"]}</a>')
-    if record and links.notebook:
-        foot.append(f'<a href="{html.escape(links.notebook)}">{t["notebook"]}</a>')
-    if record and links.colab:
-        foot.append(f'<a href="{html.escape(links.colab)}" target="_blank" rel="noopener">{t["open_colab"]}</a>')
-    if record and links.kaggle:
-        foot.append(f'<a href="{html.escape(links.kaggle)}" target="_blank" rel="noopener">{t["open_kaggle"]}</a>')
-    if report:
-        foot.append(f'<a href="{html.escape(report)}" class="pn-report" target="_blank" rel="noopener">'
-                    f'{t["report"]}</a>')
-    # data-search-exclude: the same facts under every example are not searched (Material removes it afterwards)
-    return ('<p class="pn-provenance" data-search-exclude="true">' + ' <span class="pn-sep">·</span> '.join(foot)
-            + "</p>")
+    """The provenance line and the links under an example (``templates/example/footer.html``)."""
+    shown = [(links.py, "download_py", "download"), (record and links.ipynb, "download_ipynb", "download"),
+             (record and links.notebook, "notebook", ""), (record and links.colab, "open_colab", "new_tab"),
+             (record and links.kaggle, "open_kaggle", "new_tab"), (report, "report", "report")]
+    anchors = [{"href": href, "text": t[text], "download": how == "download", "report": how == "report",
+                "new_tab": how in ("new_tab", "report")} for href, text, how in shown if href]
+    return render("example/footer.html", t=t, provenance=provenance(record, t) if record else None, links=anchors)
 
 
 def _device_blocks(example: Example, dev: DeviceOutputs, lang: str, url_for: Callable[[str], str],
@@ -173,10 +162,9 @@ def _device_blocks(example: Example, dev: DeviceOutputs, lang: str, url_for: Cal
     blocks: list[str] = []
     if dev.failure:
         f = dev.failure
-        blocks.append(_notice("failure", t["failed_title"], html.escape(t["failed"]),
-                              f"{field(f.location)}: {f.message}"))
+        blocks.append(_notice("failure", t["failed_title"], t["failed"], f"{field(f.location)}: {f.message}"))
     if dev.state == "stale":
-        blocks.append(_notice("warning", t["stale_title"], t["stale"]))
+        blocks.append(_notice("warning", t["stale_title"], trusted(t["stale"])))
     assets = figure_assets(record)
     stored = {c.index: c for c in record.cells} if record else {}
     used: list[Asset] = []
@@ -194,6 +182,8 @@ def _device_blocks(example: Example, dev: DeviceOutputs, lang: str, url_for: Cal
             continue
         for pos, out in enumerate(old.outputs):
             asset = assets.get((cell.index, pos))
+            # the cell's run time, in its first output's label
+            where["took"] = f"{old.duration_s:.2f} s" if pos == 0 else ""
             ctx = Context(t, **where)
             if asset is not None:
                 figures += 1
@@ -203,13 +193,10 @@ def _device_blocks(example: Example, dev: DeviceOutputs, lang: str, url_for: Cal
                        or t["figure"].format(n=figures, example=example.rel, cell=cell.index + 1))
                 ctx = Context(t, url_for(asset.path), alt, **where)  # cleaned where it is shown (kinds)
             if isinstance(out, Image) and asset is None:  # refused by figure_assets
-                rendered = output_block(t["figure_refused"], "pn-output--stderr", t["stderr"], t)
+                rendered = output_block(t["figure_refused"], "pn-output--stderr", t["stderr"], t, ctx.took)
             else:
                 rendered = kind_of(out).html(out, ctx)
             if rendered:
-                if pos == 0:  # the cell's run time, in its first output's label
-                    took = f' <span class="pn-output__time">{old.duration_s:.2f} s</span></span>'
-                    rendered = rendered.replace("</span>", took, 1)
                 blocks.append(rendered)
     report = report_url(links, example, record, lang) if links.new_issue else ""
     blocks.append(_footer(record, t, links, report))
@@ -230,7 +217,7 @@ def _comparison(shown: list[DeviceOutputs], t: dict) -> str:
     if len(timed) >= 2 and min(s for _, s in timed) > 0:
         (fast, f_s), (slow, s_s) = min(timed, key=lambda x: x[1]), max(timed, key=lambda x: x[1])
         line += t["compare_ratio"].format(slow=slow, fast=fast, ratio=s_s / f_s)
-    return f'<p class="pn-compare" data-search-exclude="true">{html.escape(line)}</p>'
+    return render("example/compare.html", line=line)
 
 
 def _indent(block: str) -> str:
@@ -256,11 +243,11 @@ def render_example(example: Example, fresh: Freshness, lang: str, url_for: Calla
     """
     t = STRINGS[lang]
     anchor = anchor or "example-" + example.rel[:-3].replace("/", "-")
-    head = f'<div class="pn-example" id="{html.escape(anchor)}"></div>'
+    head = render("example/head.html", anchor=anchor)
     shown = _shown(fresh)
     if not shown:
         why = t["missing_cuda"] if example.needs_cuda else t["missing"]
-        blocks = [head, _notice("warning", t["missing_title"], why)]
+        blocks = [head, _notice("warning", t["missing_title"], trusted(why))]
         blocks += [_fence(c.source, c.line, example.rel if c.index == 0 else None)
                    for c in shown_cells(example.cells, lang).values()]
         blocks.append(_footer(None, t, links, report_url(links, example, None, lang) if links.new_issue else ""))
@@ -313,6 +300,4 @@ def verification_line(records: list[Record], lang: str, pinned: str | None, time
     if old:
         versions = t["sep_list"].join(sorted({field(r.provenance.torch or "?") for r in old}))
         text += t["sentence_gap"] + t["verified_old"].format(old=len(old), versions=versions, pinned=pinned)
-    link = (f'{t["sentence_gap"]}<a href="{html.escape(times_url)}">{html.escape(t["verified_times"])}</a>'
-            if times_url else "")
-    return f'<p class="pn-verified" data-search-exclude="true">{html.escape(text)}{link}</p>'
+    return render("example/verified.html", t=t, text=text, times_url=times_url)

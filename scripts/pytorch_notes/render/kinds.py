@@ -1,28 +1,23 @@
 """The output-kind registry: for each kind of output, its HTML on a page, its nbformat form in a
 notebook, and the lines ``make capture ARGS=--check`` compares between two runs.
 
-Adding a kind is one dataclass in ``store/model.py`` and one entry in ``KINDS`` here. Every text that
-comes from an example or a record file is untrusted; it reaches HTML and notebooks only through
-``escape.py``, the renderer's one path for it.
+Adding a kind is one dataclass in ``store/model.py``, one entry in ``KINDS`` here and, for its HTML, a
+template in ``templates/example/`` (``templating.py``). Every text that comes from an example or a record
+file is untrusted; it reaches HTML and notebooks only through ``escape.py``, the renderer's one path for it
+(control characters, bounds), and is escaped in HTML by the templates (autoescape).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from pytorch_notes.execute import limits
-from pytorch_notes.render.escape import (  # re-exported: html.py and notebook.py import them from here
-    clean_text,
-    escaped_line,
-    field,
-    one_html_line,
-    sanitize_html,
-)
+from pytorch_notes.render.escape import clean_text, field, one_html_line, sanitize_html
+from pytorch_notes.render.templating import render, trusted
 from pytorch_notes.store.model import Display, Error, Image, Output, Stream
 from pytorch_notes.store.untrusted import figure_problem, page_text
 
@@ -44,6 +39,7 @@ class Context:
             shown with its comments in the page's language, ``comments.map_line``); None keeps lines.
         show_code: turns a source line quoted in a traceback into the page's language
             (``comments.localize``); None keeps it.
+        took: the cell's run time, shown in the label of its first output (``render/html.py``).
     """
 
     t: dict
@@ -53,6 +49,7 @@ class Context:
     example_path: str = ""
     line_map: Callable[[int], int] | None = None
     show_code: Callable[[str], str] | None = None
+    took: str = ""  # the cell's run time ("0.12 s"), in the label of its first output; "" for none
 
 
 @dataclass(frozen=True)
@@ -64,23 +61,13 @@ class Kind:
     compare: Callable[[Output], list[str]]
 
 
-def output_label(label: str) -> str:
-    """The label of an output block ("输出", "Output", "预期的异常"...), escaped here. Kept out of the search
-    index (``data-search-exclude``): on 599 outputs per language it made 输出/"output" a word of every
-    example, and a query such as 每层输出形状 matched them all. ``render/html.py`` adds the cell's run time
-    inside it."""
-    return f'<span class="pn-output__label" data-search-exclude="true">{html.escape(label)}</span>'
-
-
-def output_block(text: str, classes: str, label: str, t: dict) -> str:
-    """A labelled output block; text of more than ``LONG_OUTPUT_LINES`` lines is collapsed."""
+def output_block(text: str, classes: str, label: str, t: dict, took: str = "") -> str:
+    """A labelled output block (``templates/example/output.html``; its label, ``label.html``, holds the
+    cell's run time ``took``); text of more than ``LONG_OUTPUT_LINES`` lines is collapsed."""
     body = clean_text(text).rstrip("\n")
-    pre = f'<pre><code>{escaped_line(body)}</code></pre>'
     n = body.count("\n") + 1
-    if n > LONG_OUTPUT_LINES:
-        summary = html.escape(t["long_output"].format(lines=n))
-        pre = f'<details class="pn-output__more"><summary data-search-exclude="true">{summary}</summary>{pre}</details>'
-    return f'<div class="pn-output {classes}">{output_label(label)}{pre}</div>'
+    summary = t["long_output"].format(lines=n) if n > LONG_OUTPUT_LINES else ""
+    return render("example/output.html", classes=classes, label=label, took=took, summary=summary, text=body)
 
 
 def _lines(text: str) -> list[str]:
@@ -118,8 +105,8 @@ def _show_quoted(line: str, show_code: Callable[[str], str]) -> str:
 def _stream_html(out: Stream, ctx: Context) -> str:  # output_block cleans the text
     text = example_text(out.text, ctx.example_path, ctx.line_map, ctx.show_code)
     if out.name == "stderr":
-        return output_block(text, "pn-output--stderr", ctx.t["stderr"], ctx.t)
-    return output_block(text, "pn-output--stdout", ctx.t["output"], ctx.t)
+        return output_block(text, "pn-output--stderr", ctx.t["stderr"], ctx.t, ctx.took)
+    return output_block(text, "pn-output--stdout", ctx.t["output"], ctx.t, ctx.took)
 
 
 def _stream_nb(out: Stream, ctx: Context) -> dict:
@@ -135,10 +122,9 @@ def _stream_compare(out: Stream) -> list[str]:
 def _display_html(out: Display, ctx: Context) -> str:
     rich = out.data.get("text/html")
     if rich is not None and (clean := sanitize_html(rich)) is not None:
-        body = one_html_line(clean.replace("\n", " "))
-        return (f'<div class="pn-output pn-output--html">{output_label(ctx.t["output"])}'
-                f'<div class="pn-output__html">{body}</div></div>')
-    return output_block(out.data.get("text/plain", ""), "pn-output--display", ctx.t["output"], ctx.t)
+        body = trusted(one_html_line(clean.replace("\n", " ")))  # sanitised: markup on one line
+        return render("example/rich.html", label=ctx.t["output"], took=ctx.took, body=body)
+    return output_block(out.data.get("text/plain", ""), "pn-output--display", ctx.t["output"], ctx.t, ctx.took)
 
 
 def _display_nb(out: Display, ctx: Context) -> dict:
@@ -208,11 +194,9 @@ def _error_html(out: Error, ctx: Context) -> str:
     out = dataclasses.replace(out, evalue=example_text(out.evalue, ctx.example_path, ctx.line_map, ctx.show_code),
                               traceback=example_text(out.traceback, ctx.example_path, ctx.line_map, ctx.show_code,
                                                      frames=False))
-    summary = f"{out.ename}: {out.evalue}".strip().splitlines()[0] if out.evalue else out.ename  # escaped below
+    summary = f"{out.ename}: {out.evalue}".strip().splitlines()[0] if out.evalue else out.ename
     tb = example_traceback(out, ctx.example_path, ctx.line_map, ctx.show_code)
-    return (f'<div class="pn-output {classes}">{output_label(label)}'
-            f'<details class="pn-output__traceback"><summary><code>{escaped_line(summary)}</code></summary>'
-            f'<pre><code>{escaped_line(tb)}</code></pre></details></div>')
+    return render("example/error.html", classes=classes, label=label, took=ctx.took, summary=summary, traceback=tb)
 
 
 def _error_nb(out: Error, ctx: Context) -> dict:
@@ -230,12 +214,9 @@ def _error_compare(out: Error) -> list[str]:
 def _image_html(out: Image, ctx: Context) -> str:
     if not ctx.figure_url:
         return ""
-    url, full = html.escape(ctx.figure_url), html.escape(ctx.t["full_size"])
-    alt = html.escape(field(ctx.figure_alt, FIGURE_ALT))
     width, height = (min(max(int(n), 1), limits.FIGURE_PIXELS) for n in (out.width, out.height))
-    return (f'<figure class="pn-figure"><a href="{url}" class="pn-figure__full" title="{full}">'
-            f'<img src="{url}" alt="{alt}" width="{width}" height="{height}" loading="lazy"></a>'
-            f'<figcaption>{alt}</figcaption></figure>')
+    return render("example/figure.html", t=ctx.t, url=ctx.figure_url, alt=field(ctx.figure_alt, FIGURE_ALT),
+                  width=width, height=height)
 
 
 def _image_nb(out: Image, ctx: Context) -> dict:

@@ -11,22 +11,22 @@ one is shown with its numbers marked out of date, never mixed in silently. ``sit
 the examples and records and puts ``times_markdown`` in place of the page's marker line.
 
 A record is untrusted (a pull request may change it): every text of it reaches the page through
-``escape.py`` (``page_provenance``, ``field``) and ``html.escape``, numbers are formatted, and the
-example's name is the one on disk, never the record's. Each table is one raw HTML line, so Markdown
-leaves it alone (``one_html_line``). No MkDocs import.
+``escape.py`` (``page_provenance``, ``field``) and the templates' escaping, numbers are formatted, and the
+example's name is the one on disk, never the record's. The tables and the devices' lines come from
+``templates/times/`` (``templating.py``), each one raw HTML line, so Markdown leaves it alone. No MkDocs import.
 """
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from pytorch_notes.parse import Example
-from pytorch_notes.render.escape import markdown_text, one_html_line, page_provenance
+from pytorch_notes.render.escape import markdown_text, page_provenance
 from pytorch_notes.render.html import device_label
 from pytorch_notes.render.strings import STRINGS
+from pytorch_notes.render.templating import render
 from pytorch_notes.store.model import Record
 from pytorch_notes.store.records import DeviceOutputs, Freshness
 
@@ -162,126 +162,120 @@ def shown_kinds(chapters: list[ChapterTimes]) -> list[str]:
     return ["cpu", "cuda"] if cuda else ["cpu"]
 
 
-# --- HTML --------------------------------------------------------------------------------------------
+# --- HTML: the cells of templates/times/table.html ---------------------------------------------------------
 
-def _num(value: float | None) -> str:
-    """The ``data-sort`` value of a number cell (tablesort's number sort): -1 for none, below every time."""
-    return "-1" if value is None else f"{value:.6f}"
-
-
-def _td(text: str, sort: float | None, title: str = "") -> str:
-    attrs = f' data-sort="{_num(sort)}"'
-    if title:
-        attrs += f' title="{html.escape(title)}"'
-    return f'<td{attrs} style="text-align: right">{text}</td>'
+@dataclass(frozen=True)
+class Head:
+    text: str
+    number: bool = True  # sorted as a number
+    title: str = ""
 
 
-def _th(text: str, number: bool = True, title: str = "") -> str:
-    attrs = ' data-sort-method="number"' if number else ""
-    if title:
-        attrs += f' title="{html.escape(title)}"'
-    return f'<th scope="col"{attrs}>{html.escape(text)}</th>'
+@dataclass(frozen=True)
+class Cell:
+    """A number cell: ``text``, its ``data-sort`` value, a tooltip, and whether its record is out of date."""
+
+    text: str
+    sort: float | None
+    title: str = ""
+    stale: bool = False
+
+    @property
+    def key(self) -> str:
+        """The ``data-sort`` value (tablesort's number sort): -1 for none, below every time."""
+        return "-1" if self.sort is None else f"{self.sort:.6f}"
 
 
-def _not_there(tm: Timing, t: dict) -> tuple[str, str]:
-    """(text, tooltip) of a cell without a record."""
-    return "—", (t["times_needs_gpu"] if tm.state == "n/a" else t["times_missing"])
+@dataclass(frozen=True)
+class Row:
+    kind: str  # "example" or "chapter": the row's data-<kind> attribute
+    id: str
+    name: dict  # the first cell: text, sort, href ("" for none), code
+    cells: list[Cell]
 
 
-def _total_cell(tm: Timing, t: dict) -> str:
+def _not_there(tm: Timing, t: dict) -> Cell:
+    """The cell of a timing without a record."""
+    return Cell("—", None, t["times_needs_gpu"] if tm.state == "n/a" else t["times_missing"])
+
+
+def _total_cell(tm: Timing, t: dict) -> Cell:
     if tm.total is None:
-        text, tip = _not_there(tm, t)
-        return _td(text, None, tip)
-    text = html.escape(seconds(tm.total))
+        return _not_there(tm, t)
     if tm.state == "stale":
-        return _td(f'{text}<em class="pn-times__stale">{html.escape(t["times_stale"])}</em>', tm.total,
-                   t["times_stale_help"])
-    return _td(text, tm.total)
+        return Cell(seconds(tm.total), tm.total, t["times_stale_help"], stale=True)
+    return Cell(seconds(tm.total), tm.total)
 
 
-def _slowest_cell(tm: Timing, t: dict) -> str:
+def _slowest_cell(tm: Timing, t: dict) -> Cell:
     if tm.slowest is None:
-        text, tip = _not_there(tm, t) if tm.state in ("missing", "n/a") else ("—", "")
-        return _td(text, None, tip)
+        return _not_there(tm, t) if tm.state in ("missing", "n/a") else Cell("—", None)
     n, sec = tm.slowest
-    text = html.escape(f"{seconds(sec)} · " + t["times_cell"].format(n=n))
-    if tm.state == "stale":
-        text += f'<em class="pn-times__stale">{html.escape(t["times_stale"])}</em>'
-    return _td(text, sec, t["times_stale_help"] if tm.state == "stale" else "")
+    stale = tm.state == "stale"
+    return Cell(f"{seconds(sec)} · " + t["times_cell"].format(n=n), sec, t["times_stale_help"] if stale else "", stale)
 
 
-def _speedup_cell(value: float | None) -> str:
-    return _td("—" if value is None else html.escape(ratio(value)), value)
+def _speedup_cell(value: float | None) -> Cell:
+    return Cell("—" if value is None else ratio(value), value)
 
 
 def _total_text(tot: Total, t: dict) -> str:
     text = seconds(tot.seconds) if tot.counted else "—"
-    if tot.counted != tot.of:
-        text = t["times_counted"].format(total=text, n=tot.counted, m=tot.of)
-    return html.escape(text)
+    return t["times_counted"].format(total=text, n=tot.counted, m=tot.of) if tot.counted != tot.of else text
 
 
-def _table(head: list[str], rows: list[str], foot: list[str]) -> str:
-    return ('<div class="pn-times" data-search-exclude><table><thead><tr>' + "".join(head) + "</tr></thead>"
-            "<tbody>" + "".join(rows) + "</tbody>"
-            + ("<tfoot><tr>" + "".join(foot) + "</tr></tfoot>" if foot else "") + "</table></div>")
+def _speedup_text(value: float | None) -> str:
+    return "—" if value is None else ratio(value)
+
+
+def _heads(t: dict, kinds: list[str], first: list[Head], slowest: bool) -> list[Head]:
+    heads = list(first)
+    for k in kinds:
+        heads.append(Head(t["times_total"].format(device=KIND_NAMES[k])))
+        if slowest:
+            heads.append(Head(t["times_slowest"].format(device=KIND_NAMES[k]), title=t["times_slowest_help"]))
+    if "cuda" in kinds:
+        heads.append(Head(t["times_speedup"], title=t["times_speedup_help"]))
+    return heads
 
 
 def chapter_table(chapter: ChapterTimes, kinds: list[str], lang: str) -> str:
     """The table of one chapter's examples, with a footer row of its totals."""
     t = STRINGS[lang]
-    head = [_th(t["times_example"], number=False)]
-    for k in kinds:
-        head += [_th(t["times_total"].format(device=KIND_NAMES[k])),
-                 _th(t["times_slowest"].format(device=KIND_NAMES[k]), title=t["times_slowest_help"])]
-    if "cuda" in kinds:
-        head.append(_th(t["times_speedup"], title=t["times_speedup_help"]))
     rows = []
     for r in chapter.rows:
-        name = f"<code>{html.escape(r.rel.split('/', 1)[-1])}</code>"
-        if r.href:
-            name = f'<a href="{html.escape(r.href)}">{name}</a>'
-        cells = [f'<td data-sort="{html.escape(r.rel)}">{name}</td>']
-        for k in kinds:
-            cells += [_total_cell(r.timings[k], t), _slowest_cell(r.timings[k], t)]
+        cells = [c for k in kinds for c in (_total_cell(r.timings[k], t), _slowest_cell(r.timings[k], t))]
         if "cuda" in kinds:
             cells.append(_speedup_cell(r.speedup))
-        rows.append(f'<tr data-example="{html.escape(r.rel)}">' + "".join(cells) + "</tr>")
-    foot = [f'<th scope="row">{html.escape(t["times_chapter_total"])}</th>']
-    for k in kinds:
-        foot += [f'<td style="text-align: right">{_total_text(total(chapter.rows, k), t)}</td>', "<td></td>"]
+        name = {"text": r.rel.split("/", 1)[-1], "sort": r.rel, "href": r.href, "code": True}
+        rows.append(Row("example", r.rel, name, cells))
+    foot = [c for k in kinds for c in (_total_text(total(chapter.rows, k), t), None)]
     if "cuda" in kinds:
-        sp = total_speedup(chapter.rows)
-        foot.append(f'<td style="text-align: right">{"—" if sp is None else html.escape(ratio(sp))}</td>')
-    return _table(head, rows, foot)
+        foot.append(_speedup_text(total_speedup(chapter.rows)))
+    return render("times/table.html", t=t, heads=_heads(t, kinds, [Head(t["times_example"], number=False)], True),
+                  rows=rows, foot={"label": t["times_chapter_total"], "cells": foot})
 
 
 def summary_table(chapters: list[ChapterTimes], kinds: list[str], lang: str) -> str:
     """One row per chapter (linking to its section): its examples and totals; a footer row for all."""
     t = STRINGS[lang]
-    head = [_th(t["times_chapter"], number=False), _th(t["times_examples"])]
-    head += [_th(t["times_total"].format(device=KIND_NAMES[k])) for k in kinds]
-    if "cuda" in kinds:
-        head.append(_th(t["times_speedup"], title=t["times_speedup_help"]))
     rows = []
-    for n, c in enumerate(chapters):  # sorted by this column: back to course order
-        link = f'<a href="#{html.escape(chapter_anchor(c.name))}">{html.escape(c.title)}</a>'
-        cells = [f'<td data-sort="{n:04d}">{link}</td>',
-                 _td(str(len(c.rows)), len(c.rows))]
+    for n, c in enumerate(chapters):  # sorted by the first column: back to course order
+        cells = [Cell(str(len(c.rows)), len(c.rows))]
         for k in kinds:
             tot = total(c.rows, k)
-            cells.append(_td(_total_text(tot, t), tot.seconds if tot.counted else None))
+            cells.append(Cell(_total_text(tot, t), tot.seconds if tot.counted else None))
         if "cuda" in kinds:
             cells.append(_speedup_cell(total_speedup(c.rows)))
-        rows.append(f'<tr data-chapter="{html.escape(c.name)}">' + "".join(cells) + "</tr>")
+        name = {"text": c.title, "sort": f"{n:04d}", "href": "#" + chapter_anchor(c.name), "code": False}
+        rows.append(Row("chapter", c.name, name, cells))
     every = [r for c in chapters for r in c.rows]
-    foot = [f'<th scope="row">{html.escape(t["times_all_total"])}</th>',
-            f'<td style="text-align: right">{len(every)}</td>']
-    foot += [f'<td style="text-align: right">{_total_text(total(every, k), t)}</td>' for k in kinds]
+    foot = [str(len(every)), *(_total_text(total(every, k), t) for k in kinds)]
     if "cuda" in kinds:
-        sp = total_speedup(every)
-        foot.append(f'<td style="text-align: right">{"—" if sp is None else html.escape(ratio(sp))}</td>')
-    return _table(head, rows, foot)
+        foot.append(_speedup_text(total_speedup(every)))
+    first = [Head(t["times_chapter"], number=False), Head(t["times_examples"])]
+    return render("times/table.html", t=t, heads=_heads(t, kinds, first, False), rows=rows,
+                  foot={"label": t["times_all_total"], "cells": foot})
 
 
 def _dates(days: list[str], lang: str) -> str:
@@ -304,7 +298,7 @@ def devices_line(rows: list[ExampleRow], kinds: list[str], lang: str) -> str:
         parts.append(t["times_device"].format(device=KIND_NAMES[k], records=records,
                                               dates=_dates([tm.day for tm in timed], lang),
                                               machines=t["sep_list"].join(machines)))
-    return f'<p class="pn-times__devices">{one_html_line(html.escape(t["sep_clause"].join(parts)))}</p>'
+    return render("times/devices.html", text=t["sep_clause"].join(parts))
 
 
 def times_markdown(chapters: list[ChapterTimes], lang: str) -> str:

@@ -51,6 +51,7 @@ from mkdocs.config.base import Config
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
 from pytorch_notes import filememo
+from pytorch_notes.render import templating
 from pytorch_notes.render.strings import ui
 from pytorch_notes.site import (
     buildcache,
@@ -159,6 +160,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         project = self.project  # one object for every build (buildcache.install compares its owners by identity)
         notebooks.refuse_leftovers(project.docs_dir)
         config.markdown_extensions.append(embed.EmbedExtension(self.embeds))  # the ::: example syntax
+        templating.use_overrides(config.theme.custom_dir)  # <custom_dir>/pytorch-notes/ overrides render/templates/
         # reuse search entries of unchanged inputs, and Markdown conversions
         buildcache.install(project.cache_dir, self.search_pool, self.serve, self.digests)
         mdcache.install(self.markdown_cache, self.embeds, self.digests)

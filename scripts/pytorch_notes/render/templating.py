@@ -1,0 +1,97 @@
+"""The one loader of the renderer's HTML templates (``render/templates/*.html``), with Jinja.
+
+A template is looked for first in the override folder of the site being built, ``pytorch-notes/`` under
+the theme's ``custom_dir`` (``docs/overrides/pytorch-notes/`` in this project: the plugin's ``on_config``
+calls ``use_overrides``), then among the package's own templates: a site overrides one the way it
+overrides one of Material's partials, by a file of the same name (CONTRIBUTING.md, "Templates").
+
+How the templates are read:
+
+* autoescape is on for every template; a printed value is escaped once, here, with ``html.escape`` (the
+  ``finalize`` of the environment: the same character references as before the templates, ``&quot;``
+  and ``&#x27;``), unless it is markup already. Only ``trusted`` makes a value markup: UI strings that
+  hold HTML, and a ``text/html`` result after ``escape.sanitize_html``. Every text of an example or a
+  record is untrusted and is passed as text (cleaned by ``escape.py`` first: control characters,
+  bounds);
+* the filter ``oneline`` prints a text that may hold line breaks (an output, a traceback) escaped, with
+  its line breaks as character references (``escape.one_html_line``);
+* line breaks in a template's own text, and the indentation after them, are dropped (``_OneLine``): a
+  template is written on as many lines as reads well and renders as one line, which every raw HTML
+  block of an embedded example must be (``site/embed.py`` stores each line in Markdown's HTML stash).
+  A space between two elements is written on the same line.
+
+Jinja (installed with MkDocs) is imported on first use, never when this module is: ``capture/check.py``
+imports ``render/kinds.py``, and the capture side runs on the standard library alone.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from functools import cache
+from pathlib import Path
+
+from pytorch_notes.render.escape import one_html_line
+
+TEMPLATES = Path(__file__).resolve().with_name("templates")
+OVERRIDES = "pytorch-notes"  # the folder under the theme's custom_dir that overrides TEMPLATES
+_BREAK = re.compile(r"\r?\n[ \t]*")
+
+_overrides: Path | None = None
+
+
+def use_overrides(custom_dir: str | Path | None) -> None:
+    """Look for templates in ``<custom_dir>/pytorch-notes/`` before the package's (None: the package's only)."""
+    global _overrides
+    _overrides = Path(custom_dir) / OVERRIDES if custom_dir else None
+
+
+def search_path() -> list[Path]:
+    """The folders templates are looked for in, first first."""
+    return ([_overrides] if _overrides is not None else []) + [TEMPLATES]
+
+
+@cache
+def environment(overrides: Path | None):
+    """The Jinja environment of one override folder."""
+    import jinja2  # noqa: PLC0415 - see the module docstring
+    from jinja2.ext import Extension  # noqa: PLC0415
+    from jinja2.lexer import Token  # noqa: PLC0415
+    from markupsafe import Markup  # noqa: PLC0415
+
+    class _OneLine(Extension):
+        """Drop line breaks and the indentation after them from a template's own text (not from values)."""
+
+        def filter_stream(self, stream):
+            for token in stream:
+                yield Token(token.lineno, "data", _BREAK.sub("", token.value)) if token.type == "data" else token
+
+    @jinja2.pass_eval_context
+    def finalize(ctx, value):
+        if not ctx.autoescape or hasattr(value, "__html__"):
+            return value
+        return Markup(html.escape(str(value)))
+
+    @jinja2.pass_eval_context
+    def oneline(ctx, value) -> str:
+        text = str(value) if hasattr(value, "__html__") or not ctx.autoescape else html.escape(str(value))
+        return Markup(one_html_line(text)) if ctx.autoescape else one_html_line(text)
+
+    folders = [str(p) for p in ([overrides] if overrides is not None else []) + [TEMPLATES]]
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(folders), autoescape=True, finalize=finalize,
+                             extensions=[_OneLine], undefined=jinja2.StrictUndefined, auto_reload=True)
+    env.filters["oneline"] = oneline
+    return env
+
+
+def render(name: str, **values) -> str:
+    """The template ``name`` (e.g. ``"example/output.html"``) rendered with ``values``, as a ``str``."""
+    return str(environment(_overrides).get_template(name).render(**values))
+
+
+def trusted(markup: str):
+    """``markup`` marked as HTML that the templates print as it is: never a text of an example or a record
+    unless ``escape.sanitize_html`` made it."""
+    from markupsafe import Markup  # noqa: PLC0415
+
+    return Markup(markup)

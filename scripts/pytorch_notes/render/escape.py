@@ -5,7 +5,8 @@ goes through here on its way to a page or a notebook (``html.py``, ``notebook.py
   sequences and bidi overrides (``store.untrusted.page_text``, ``one_line``); ``page_provenance``
   does it to every text field of a provenance; ``safe_rel`` makes a record's name for its example
   safe to build paths from;
-* ``escaped_line`` and ``one_html_line`` escape HTML and keep a raw HTML block on one line;
+* ``one_html_line`` keeps a raw HTML block on one line (the templates' filter ``oneline``, ``templating.py``,
+  escapes a text and applies it; escaping HTML is the templates' own);
   ``markdown_text`` makes a line safe where Markdown processes it (a tab title, a notebook's header);
 * ``sanitize_html`` reduces a ``text/html`` result to an allow-list with nh3 (nothing that loads a
   resource), or says nh3 is missing.
@@ -15,7 +16,6 @@ No MkDocs import; nh3 only when rendering pages.
 
 from __future__ import annotations
 
-import html
 import re
 import string
 
@@ -81,12 +81,6 @@ _LINE_BREAKS = {ord(c): f"&#{ord(c)};" for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2
 def one_html_line(markup: str) -> str:
     """``markup`` (HTML) on one line: every line break (``\\n``, ``\\r``, U+2028, ...) as a character reference."""
     return markup.translate(_LINE_BREAKS)
-
-
-def escaped_line(text: str) -> str:
-    """Escaped text as one line of HTML (line breaks as character references), so Markdown leaves the raw
-    HTML block alone whatever the text holds."""
-    return one_html_line(html.escape(text))
 
 
 # What a text/html result may hold: text, tables, lists and links, nothing that loads a resource (no img,

@@ -4,10 +4,9 @@ Code cells become fenced code blocks (highlighted by pymdownx like every other c
 on the site, with Material's copy button), their comments in the page's language
 (``comments.localize``) and their line numbers those of the example as the ``.py`` download of
 that language holds it; the line numbers of the example's frames in a stored traceback follow
-them (``comments.map_line``). Outputs become
-one-line raw HTML blocks made by the output-kind registry (``kinds.py``) from the Jinja templates of
-``templates/example/`` (``templating.py``: autoescape, one line), so an output containing ``<script>``
-or a backtick shows as text. An example captured on more
+them (``comments.map_line``). Outputs become one-line
+raw HTML blocks made by the output-kind registry (``kinds.py``) from ``templates/example/`` (``templating.py``:
+autoescape), so an output containing ``<script>`` or a backtick shows as text. An example captured on more
 than one device gets one content tab per device (pymdownx.tabbed; Material's linked tabs keep the
 reader's choice across pages), the freshest first and the GPU before the CPU. No MkDocs import:
 the hook passes a ``url_for`` callback for asset URLs.
@@ -32,8 +31,8 @@ from pytorch_notes.comments import localize, map_line, shown_cells
 from pytorch_notes.parse import Example, version_tuple
 from pytorch_notes.render.escape import clean_text, field, markdown_text, page_provenance, safe_rel
 from pytorch_notes.render.kinds import Context, kind_of, output_block
-from pytorch_notes.render.templating import render, trusted
 from pytorch_notes.render.strings import STRINGS, plural
+from pytorch_notes.render.templating import render, trusted
 from pytorch_notes.store.model import Image, Record
 from pytorch_notes.store.records import STATE_RANK, DeviceOutputs, Freshness
 from pytorch_notes.store.untrusted import figure_problem
@@ -144,8 +143,9 @@ def _notice(kind: str, title: str, body, detail: str = "") -> str:
     return render("example/notice.html", kind=kind, title=title, body=body, detail=clean_text(detail))
 
 
-def _footer(record: Record | None, t: dict, links: Links, report: str = "") -> str:
+def _footer(example: Example, record: Record | None, lang: str, links: Links) -> str:
     """The provenance line and the links under an example (``templates/example/footer.html``)."""
+    t, report = STRINGS[lang], report_url(links, example, record, lang) if links.new_issue else ""
     shown = [(links.py, "download_py", "download"), (record and links.ipynb, "download_ipynb", "download"),
              (record and links.notebook, "notebook", ""), (record and links.colab, "open_colab", "new_tab"),
              (record and links.kaggle, "open_kaggle", "new_tab"), (report, "report", "report")]
@@ -160,8 +160,7 @@ def _device_blocks(example: Example, dev: DeviceOutputs, lang: str, url_for: Cal
     t = STRINGS[lang]
     record = dev.record
     blocks: list[str] = []
-    if dev.failure:
-        f = dev.failure
+    if f := dev.failure:
         blocks.append(_notice("failure", t["failed_title"], t["failed"], f"{field(f.location)}: {f.message}"))
     if dev.state == "stale":
         blocks.append(_notice("warning", t["stale_title"], trusted(t["stale"])))
@@ -182,8 +181,7 @@ def _device_blocks(example: Example, dev: DeviceOutputs, lang: str, url_for: Cal
             continue
         for pos, out in enumerate(old.outputs):
             asset = assets.get((cell.index, pos))
-            # the cell's run time, in its first output's label
-            where["took"] = f"{old.duration_s:.2f} s" if pos == 0 else ""
+            where["took"] = f"{old.duration_s:.2f} s" if pos == 0 else ""  # in the first output's label
             ctx = Context(t, **where)
             if asset is not None:
                 figures += 1
@@ -196,10 +194,8 @@ def _device_blocks(example: Example, dev: DeviceOutputs, lang: str, url_for: Cal
                 rendered = output_block(t["figure_refused"], "pn-output--stderr", t["stderr"], t, ctx.took)
             else:
                 rendered = kind_of(out).html(out, ctx)
-            if rendered:
-                blocks.append(rendered)
-    report = report_url(links, example, record, lang) if links.new_issue else ""
-    blocks.append(_footer(record, t, links, report))
+            blocks += [rendered] if rendered else []
+    blocks.append(_footer(example, record, lang, links))
     return blocks, used
 
 
@@ -250,7 +246,7 @@ def render_example(example: Example, fresh: Freshness, lang: str, url_for: Calla
         blocks = [head, _notice("warning", t["missing_title"], trusted(why))]
         blocks += [_fence(c.source, c.line, example.rel if c.index == 0 else None)
                    for c in shown_cells(example.cells, lang).values()]
-        blocks.append(_footer(None, t, links, report_url(links, example, None, lang) if links.new_issue else ""))
+        blocks.append(_footer(example, None, lang, links))
         return "\n\n".join(blocks) + "\n", []
     if len(shown) == 1:
         blocks, used = _device_blocks(example, shown[0], lang, url_for, links)

@@ -38,12 +38,17 @@ OVERRIDES = "pytorch-notes"  # the folder under the theme's custom_dir that over
 _BREAK = re.compile(r"\r?\n[ \t]*")
 
 _overrides: Path | None = None
+_overridden: tuple[str, ...] = ()  # the files in _overrides when use_overrides last looked
 
 
 def use_overrides(custom_dir: str | Path | None) -> None:
-    """Look for templates in ``<custom_dir>/pytorch-notes/`` before the package's (None: the package's only)."""
-    global _overrides
+    """Look for templates in ``<custom_dir>/pytorch-notes/`` before the package's (None: the package's only).
+    Called by every build: a file added to or removed from that folder (``make serve``) takes a new
+    environment; an edited one is reloaded by Jinja (``auto_reload``)."""
+    global _overrides, _overridden
     _overrides = Path(custom_dir) / OVERRIDES if custom_dir else None
+    found = _overrides.rglob("*.html") if _overrides is not None and _overrides.is_dir() else ()
+    _overridden = tuple(sorted(p.relative_to(_overrides).as_posix() for p in found))
 
 
 def search_path() -> list[Path]:
@@ -52,8 +57,8 @@ def search_path() -> list[Path]:
 
 
 @cache
-def environment(overrides: Path | None):
-    """The Jinja environment of one override folder."""
+def environment(overrides: Path | None, overridden: tuple[str, ...] = ()):
+    """The Jinja environment of one override folder holding the templates ``overridden``."""
     import jinja2  # noqa: PLC0415 - see the module docstring
     from jinja2.ext import Extension  # noqa: PLC0415
     from jinja2.lexer import Token  # noqa: PLC0415
@@ -86,7 +91,7 @@ def environment(overrides: Path | None):
 
 def render(name: str, **values) -> str:
     """The template ``name`` (e.g. ``"example/output.html"``) rendered with ``values``, as a ``str``."""
-    return str(environment(_overrides).get_template(name).render(**values))
+    return str(environment(_overrides, _overridden).get_template(name).render(**values))
 
 
 def trusted(markup: str):

@@ -165,33 +165,20 @@ def shown_kinds(chapters: list[ChapterTimes]) -> list[str]:
 # --- HTML: the cells of templates/times/table.html ---------------------------------------------------------
 
 @dataclass(frozen=True)
-class Head:
-    text: str
-    number: bool = True  # sorted as a number
-    title: str = ""
-
-
-@dataclass(frozen=True)
 class Cell:
-    """A number cell: ``text``, its ``data-sort`` value, a tooltip, and whether its record is out of date."""
+    """A column's heading (``number``: sorted as a number) or a number cell (``sort``: its value, ``stale``: its
+    record is out of date), with a tooltip (``title``)."""
 
     text: str
-    sort: float | None
+    sort: float | None = None
     title: str = ""
     stale: bool = False
+    number: bool = True
 
     @property
     def key(self) -> str:
         """The ``data-sort`` value (tablesort's number sort): -1 for none, below every time."""
         return "-1" if self.sort is None else f"{self.sort:.6f}"
-
-
-@dataclass(frozen=True)
-class Row:
-    kind: str  # "example" or "chapter": the row's data-<kind> attribute
-    id: str
-    name: dict  # the first cell: text, sort, href ("" for none), code
-    cells: list[Cell]
 
 
 def _not_there(tm: Timing, t: dict) -> Cell:
@@ -202,9 +189,8 @@ def _not_there(tm: Timing, t: dict) -> Cell:
 def _total_cell(tm: Timing, t: dict) -> Cell:
     if tm.total is None:
         return _not_there(tm, t)
-    if tm.state == "stale":
-        return Cell(seconds(tm.total), tm.total, t["times_stale_help"], stale=True)
-    return Cell(seconds(tm.total), tm.total)
+    stale = tm.state == "stale"
+    return Cell(seconds(tm.total), tm.total, t["times_stale_help"] if stale else "", stale)
 
 
 def _slowest_cell(tm: Timing, t: dict) -> Cell:
@@ -224,19 +210,13 @@ def _total_text(tot: Total, t: dict) -> str:
     return t["times_counted"].format(total=text, n=tot.counted, m=tot.of) if tot.counted != tot.of else text
 
 
-def _speedup_text(value: float | None) -> str:
-    return "—" if value is None else ratio(value)
-
-
-def _heads(t: dict, kinds: list[str], first: list[Head], slowest: bool) -> list[Head]:
+def _heads(t: dict, kinds: list[str], first: list[Cell], slowest: bool) -> list[Cell]:
     heads = list(first)
     for k in kinds:
-        heads.append(Head(t["times_total"].format(device=KIND_NAMES[k])))
+        heads.append(Cell(t["times_total"].format(device=KIND_NAMES[k])))
         if slowest:
-            heads.append(Head(t["times_slowest"].format(device=KIND_NAMES[k]), title=t["times_slowest_help"]))
-    if "cuda" in kinds:
-        heads.append(Head(t["times_speedup"], title=t["times_speedup_help"]))
-    return heads
+            heads.append(Cell(t["times_slowest"].format(device=KIND_NAMES[k]), title=t["times_slowest_help"]))
+    return heads + ([Cell(t["times_speedup"], title=t["times_speedup_help"])] if "cuda" in kinds else [])
 
 
 def chapter_table(chapter: ChapterTimes, kinds: list[str], lang: str) -> str:
@@ -248,11 +228,11 @@ def chapter_table(chapter: ChapterTimes, kinds: list[str], lang: str) -> str:
         if "cuda" in kinds:
             cells.append(_speedup_cell(r.speedup))
         name = {"text": r.rel.split("/", 1)[-1], "sort": r.rel, "href": r.href, "code": True}
-        rows.append(Row("example", r.rel, name, cells))
+        rows.append({"kind": "example", "id": r.rel, "name": name, "cells": cells})  # see the template
     foot = [c for k in kinds for c in (_total_text(total(chapter.rows, k), t), None)]
     if "cuda" in kinds:
-        foot.append(_speedup_text(total_speedup(chapter.rows)))
-    return render("times/table.html", t=t, heads=_heads(t, kinds, [Head(t["times_example"], number=False)], True),
+        foot.append(_speedup_cell(total_speedup(chapter.rows)).text)
+    return render("times/table.html", t=t, heads=_heads(t, kinds, [Cell(t["times_example"], number=False)], True),
                   rows=rows, foot={"label": t["times_chapter_total"], "cells": foot})
 
 
@@ -268,19 +248,14 @@ def summary_table(chapters: list[ChapterTimes], kinds: list[str], lang: str) -> 
         if "cuda" in kinds:
             cells.append(_speedup_cell(total_speedup(c.rows)))
         name = {"text": c.title, "sort": f"{n:04d}", "href": "#" + chapter_anchor(c.name), "code": False}
-        rows.append(Row("chapter", c.name, name, cells))
+        rows.append({"kind": "chapter", "id": c.name, "name": name, "cells": cells})
     every = [r for c in chapters for r in c.rows]
     foot = [str(len(every)), *(_total_text(total(every, k), t) for k in kinds)]
     if "cuda" in kinds:
-        foot.append(_speedup_text(total_speedup(every)))
-    first = [Head(t["times_chapter"], number=False), Head(t["times_examples"])]
+        foot.append(_speedup_cell(total_speedup(every)).text)
+    first = [Cell(t["times_chapter"], number=False), Cell(t["times_examples"])]
     return render("times/table.html", t=t, heads=_heads(t, kinds, first, False), rows=rows,
                   foot={"label": t["times_all_total"], "cells": foot})
-
-
-def _dates(days: list[str], lang: str) -> str:
-    first, last = min(days), max(days)
-    return first if first == last else STRINGS[lang]["times_range"].format(first=first, last=last)
 
 
 def devices_line(rows: list[ExampleRow], kinds: list[str], lang: str) -> str:
@@ -295,8 +270,9 @@ def devices_line(rows: list[ExampleRow], kinds: list[str], lang: str) -> str:
             continue
         machines = sorted({tm.machine for tm in timed})
         records = t["times_one_record"] if len(timed) == 1 else t["times_records"].format(n=len(timed))
-        parts.append(t["times_device"].format(device=KIND_NAMES[k], records=records,
-                                              dates=_dates([tm.day for tm in timed], lang),
+        days = sorted({tm.day for tm in timed})
+        dates = days[0] if len(days) == 1 else t["times_range"].format(first=days[0], last=days[-1])
+        parts.append(t["times_device"].format(device=KIND_NAMES[k], records=records, dates=dates,
                                               machines=t["sep_list"].join(machines)))
     return render("times/devices.html", text=t["sep_clause"].join(parts))
 

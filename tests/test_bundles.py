@@ -26,6 +26,7 @@ from conftest import bytecode_env
 from pytorch_notes.parse import cell_options
 from pytorch_notes.settings import LANGUAGES
 from pytorch_notes.site import bundles, chapters, zips
+from pytorch_notes.site.cache import Store
 from pytorch_notes.site.embed import py_url
 
 MEMBERS = {"b/z.py": b"print('z')\n", "a.txt": "说明\n".encode(), "b/a.ipynb": b'{"cells": []}\n'}
@@ -48,20 +49,20 @@ def test_zip_is_deterministic_and_sorted(monkeypatch):
 
 
 def test_cached_zip_same_bytes_and_keyed_by_content(tmp_path, monkeypatch):
-    cache = zips.ZipCache(tmp_path)
+    cache = zips.ZipCache(Store(tmp_path))
     made = cache.zip(MEMBERS)
     assert made == zips.zip_bytes(MEMBERS)
-    [entry] = list(tmp_path.glob("*.zip"))
+    [entry] = list(tmp_path.glob("bundles/*/*.zip"))
     assert entry.read_bytes() == made
     monkeypatch.setattr(zips, "zip_bytes", lambda members: pytest.fail("deflated again"))
     assert cache.zip(MEMBERS) == made  # from memory (the rebuilds of make serve)
     entry.write_bytes(b"the file is not read")
     assert cache.zip(MEMBERS) == made
     entry.write_bytes(made)
-    assert zips.ZipCache(tmp_path).zip(MEMBERS) == made  # a new process: from the cache file, not deflated again
+    assert zips.ZipCache(Store(tmp_path)).zip(MEMBERS) == made  # a new process: from the cache file, not deflated again
     monkeypatch.undo()
-    changed = zips.ZipCache(tmp_path).zip({**MEMBERS, "a.txt": b"other\n"})
-    assert changed != made and len(list(tmp_path.glob("*.zip"))) == 2
+    changed = zips.ZipCache(Store(tmp_path)).zip({**MEMBERS, "a.txt": b"other\n"})
+    assert changed != made and len(list(tmp_path.glob("bundles/*/*.zip"))) == 2
     with zipfile.ZipFile(io.BytesIO(changed)) as zf:
         assert zf.read("a.txt") == b"other\n"
 

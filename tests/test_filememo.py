@@ -127,14 +127,3 @@ def test_an_unreadable_store_is_ignored(tmp_path):
     (memo / "test-upper.pickle").write_bytes(b"not a pickle")
     filememo.persist(memo, "v1")
     assert _upper("y") == "Y"
-
-
-def test_code_version_changes_with_any_module(tmp_path):
-    pkg = tmp_path / "pkg"
-    (pkg / "sub").mkdir(parents=True)
-    (pkg / "a.py").write_text("x = 1\n", encoding="utf-8")
-    (pkg / "sub" / "b.py").write_text("y = 2\n", encoding="utf-8")
-    before = filememo.code_version(pkg)
-    assert filememo.code_version(pkg) == before
-    (pkg / "sub" / "b.py").write_text("y = 3\n", encoding="utf-8")
-    assert filememo.code_version(pkg) != before

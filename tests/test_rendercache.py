@@ -43,21 +43,22 @@ hooks:
   - hook.py
 """
 HOOK = """\
-from pathlib import Path
+from pytorch_notes.site import cache, mdcache, rendercache
+from pytorch_notes.site.project import Project
 
-from pytorch_notes.site import mdcache, rendercache
-
-CACHE = rendercache.RenderCache(Path(__file__).parent / "render-cache")
-MARKDOWN = rendercache.RenderCache(Path(__file__).parent / "markdown-cache", suffix=".json")
+STORE = []
 
 
 def on_config(config):
-    mdcache.install(MARKDOWN)
+    STORE[:] = [cache.Store.of(Project.from_config(config))]  # as the plugin's: the checkout's .cache/pytorch-notes
+    STORE[0].new_build()
+    mdcache.install(STORE[0])
 
 
 def on_env(env, config, files):
-    rendercache.install(env, config, CACHE)
+    rendercache.install(env, config, STORE[0])
 """
+ENTRIES = Path(".cache") / "pytorch-notes"  # the one cache of the checkout: page/ and markdown/
 
 
 def _project(root: Path) -> Path:
@@ -87,7 +88,7 @@ def _pages(site: Path) -> dict[str, str]:
 
 
 def _mark_entries(root: Path) -> int:
-    entries = list((root / "render-cache").glob("*/*.html"))
+    entries = list((root / ENTRIES / "page").glob("*/*.html"))
     for path in entries:
         path.write_text(MARK + path.read_text(encoding="utf-8"), encoding="utf-8")
     return len(entries)
@@ -117,7 +118,7 @@ def test_a_cached_build_writes_what_an_uncached_one_does(project, monkeypatch):
     for rel in pages:
         assert filecmp.cmp(first / rel, fresh / rel, shallow=False), rel
         assert filecmp.cmp(again / rel, fresh / rel, shallow=False), rel
-    assert len(list((project / "render-cache").glob("*/*.html"))) == len(pages)  # one entry per page
+    assert len(list((project / ENTRIES / "page").glob("*/*.html"))) == len(pages)  # one entry per page
 
 
 def test_only_the_pages_a_change_shows_on_are_rendered_again(project, monkeypatch):
@@ -161,7 +162,7 @@ def test_a_page_whose_translation_goes_is_rendered_again(project, monkeypatch):
 
 
 def _mark_conversions(root: Path) -> None:
-    for path in (root / "markdown-cache").glob("*/*.json"):
+    for path in (root / ENTRIES / "markdown").glob("*/*.json"):
         entry = json.loads(path.read_text(encoding="utf-8"))
         entry["content"] = MARK + entry["content"]
         path.write_text(json.dumps(entry), encoding="utf-8")
@@ -223,15 +224,3 @@ def test_no_template_reads_what_the_key_leaves_out():
     for path in (p for d in dirs for p in d.rglob("*.html")):
         text = path.read_text(encoding="utf-8")
         assert not [name for name in left_out if name in text], path
-
-
-def test_unused_entries_go_after_ten_minutes(tmp_path):
-    cache = rendercache.RenderCache(tmp_path)
-    cache.put("aa" + "0" * 62, "<p>used</p>")
-    cache.put("bb" + "0" * 62, "<p>old</p>")
-    cache.start()
-    assert cache.get("aa" + "0" * 62) == "<p>used</p>"
-    now = (tmp_path / "bb" / ("bb" + "0" * 62 + ".html")).stat().st_mtime
-    assert cache.evict(now=now + 60) == 0  # another configuration's entry, a minute old: kept
-    assert cache.evict(now=now + rendercache.KEEP_S + 1) == 1
-    assert [p.name[:2] for p in tmp_path.glob("*/*.html")] == ["aa"]

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 from material.plugins.search.plugin import SearchIndex
-from pytorch_notes.site import buildcache, searchpool
+from pytorch_notes.site import buildcache, cache, searchpool
 
 CONFIG = {"lang": ["zh", "en"], "separator": r"[\s\-]+", "pipeline": ["stopWordFilter"], "fields": {}}
 
@@ -19,14 +19,14 @@ def _page(url: str, text: str):
 
 
 class _Store(dict):
-    def put(self, key, value):
+    def put_json(self, kind, key, value):
         self[key] = value
 
 
 @pytest.fixture
 def offloading(tmp_path):
     pool = searchpool.SearchPool()
-    buildcache.install(tmp_path, pool)  # wraps Material's indexing, as a build does
+    buildcache.install(cache.Store(tmp_path), pool)  # wraps Material's indexing, as a build does
     pool.enable(True)
     yield pool
     pool.shutdown()

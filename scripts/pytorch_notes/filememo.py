@@ -12,15 +12,15 @@ The stat key is (inode, size, mtime in ns, ctime in ns): a rewrite by an editor,
 Across processes: every ``mkdocs build`` is a new process that would parse all 162 examples, load
 their records and localize their comments again (~0.4 s of a ~4 s warm build, 2 cores). A memo
 declared with a ``persist`` name (``file_memo(persist=...)``, ``value_memo``) is also kept in a pickle
-file once ``persist`` names a directory and the version of the code; the site build does both
-(``site/plugin.py``) and calls ``save`` at its end. Results of files whose stat changed are dropped
-when saving, and a change to the package's code (``code_version``) makes every stored file unread.
+file once ``persist`` names a directory and a version; the site build does both (``site/plugin.py``:
+the version is the environment digest of its one cache, ``site/cache.py``, which covers the package's
+code) and calls ``save`` at its end. Results of files whose stat changed are dropped when saving, and
+another version makes every stored file unread.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 import pickle
 from collections.abc import Callable
@@ -145,18 +145,17 @@ class _Stored:
             entries = {k: v for k, v in self.cache.items() if k in self.used}
         else:
             entries = dict(self.cache)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        with open(tmp, "wb") as fh:
-            pickle.dump({"version": _version, "entries": entries}, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
+        from pytorch_notes.site.cache import write_atomic  # noqa: PLC0415 - the build's one atomic write
+
+        write_atomic(path, pickle.dumps({"version": _version, "entries": entries}, protocol=pickle.HIGHEST_PROTOCOL))
         self.changed = False
 
 
 def persist(directory: Path, version: str) -> None:
     """Keep the memos declared with a ``persist`` name in ``directory`` (``save`` writes them; each is
     read on its first use). ``version`` is part of every stored file: pass a digest of the code whose
-    results are kept (``code_version``), so that changed code never reads an older code's results.
+    results are kept (the site build passes its cache's environment digest, ``site/cache.py``), so that
+    changed code never reads an older code's results.
 
     The files are pickles, read only from this directory, which the project's own build writes
     (``.cache/pytorch-notes/memo/``: ``make clean`` removes it).
@@ -173,14 +172,6 @@ def save() -> None:
     writing the same file at worst loses the other's additions)."""
     for s in _stored:
         s.save()
-
-
-def code_version(package_dir: Path) -> str:
-    """SHA-256 (16 hex digits) of every ``*.py`` under ``package_dir``, in path order."""
-    digest = hashlib.sha256()
-    for path in sorted(package_dir.rglob("*.py")):
-        digest.update(path.relative_to(package_dir).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 def _hashable(value):

@@ -7,32 +7,27 @@ this site's extensions, ``Page.render``) was the largest part of a warm build le
 * the page's Markdown after ``on_page_markdown`` and the examples ``embed.Embeds.prepare`` rendered
   for it (``EmbedPreprocessor`` puts them in place during the conversion);
 * the page's file (source path, URL) and every file of the build with its URL (links resolve to them);
-* the configuration (its Markdown extensions, their settings, link validation levels) as plain data
-  and as the text of ``mkdocs.yml`` (an extension's settings can hide inside an object, such as the
-  ``slugify`` of ``toc``), the build code in ``scripts/`` and the versions of Python-Markdown, MkDocs,
-  pymdown-extensions, Material (its emoji) and Pygments.
+* the configuration (its Markdown extensions, their settings, link validation levels) as plain data;
+* and, as for every value of the build's one cache (``cache.Store``, kind ``markdown``), the environment:
+  ``mkdocs.yml`` as written (an extension's settings can hide inside an object, such as the ``slugify``
+  of ``toc``), the build code and ``constraints.txt`` (the versions of Python-Markdown, MkDocs, ...).
 
 It sets ``content``, ``toc``, the title found in the HTML, the anchor ids the page has and the links to
 anchors it holds (checked by MkDocs after every page is converted), and it logs warnings (a link to a
 missing file). ``install`` wraps ``Page.render``: on a hit all of that is restored and the warnings
 are logged again, so ``--strict`` fails as it would have. Notebook pages are rendered by
-mkdocs-jupyter, which has its own cache. Entries are ``.cache/pytorch-notes/markdown/<key[:2]>/<key>.json``;
-``PYTORCH_NOTES_RENDER_CACHE=0`` turns this off as well. ``tests/test_rendercache.py`` compares cached
-and uncached builds after edits of each kind of input.
+mkdocs-jupyter, which has its own cache. ``PYTORCH_NOTES_RENDER_CACHE=0`` turns this off as well.
+``tests/test_rendercache.py`` compares cached and uncached builds after edits of each kind of input.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import os
 
-from pytorch_notes.site.buildcache import TextDigests, _version
-from pytorch_notes.site.rendercache import RenderCache, _code_files, _digest, config_text, plain
-
-LIBRARIES = ("markdown", "mkdocs", "pymdown-extensions", "mkdocs-material", "pygments")
-_FORMAT = 1
+from pytorch_notes.site.cache import Store, TextDigests, digest
+from pytorch_notes.site.rendercache import plain
 
 
 def build_part(config, files) -> str:
@@ -42,15 +37,14 @@ def build_part(config, files) -> str:
     # Markdown extension reads them
     settings = {k: plain(v) for k, v in config.items()
                 if k not in ("site_dir", "docs_dir", "config_file_path", "nav", "extra")}
-    return _digest([_FORMAT, {n: _version(n) for n in LIBRARIES}, _code_files(), config_text(config),
-                    settings, listed])
+    return digest([settings, listed])
 
 
-def page_key(build: str, page, prepared: tuple[str | None, dict], digests: TextDigests) -> str:
-    """The key of one page's conversion: ``build`` (``build_part``), its Markdown, its embeds (``prepared``:
-    ``embed.Embeds.prepared``) and its file."""
+def page_key(store: Store, build: str, page, prepared: tuple[str | None, dict], digests: TextDigests) -> str:
+    """The key in ``store`` of one page's conversion: ``build`` (``build_part``), its Markdown, its embeds
+    (``prepared``: ``embed.Embeds.prepared``) and its file."""
     name, embeds = prepared
-    return _digest([build, page.file.src_uri, page.file.url, digests(page.markdown), name,
+    return store.key("markdown", [build, page.file.src_uri, page.file.url, digests(page.markdown), name,
                     sorted([list(k), digests(v)] for k, v in embeds.items())])
 
 
@@ -98,13 +92,13 @@ def _restore(page, entry: dict, files) -> bool:
     return True
 
 
-def install(cache: RenderCache, embeds=None, digests: TextDigests | None = None) -> None:
-    """Make ``mkdocs.structure.pages.Page.render`` go through ``cache`` (``on_config``), a page's conversion
+def install(store: Store, embeds=None, digests: TextDigests | None = None) -> None:
+    """Make ``mkdocs.structure.pages.Page.render`` go through ``store`` (``on_config``), a page's conversion
     keyed with the embeds ``embeds`` (``embed.Embeds``) prepared for it. The method is wrapped again only
-    when another owner (cache, embeds, digests) installs it: the plugin's, once for all its builds."""
+    when another owner (store, embeds, digests) installs it: the plugin's, once for all its builds."""
     from mkdocs.structure.pages import Page  # noqa: PLC0415
 
-    owner = (cache, embeds, digests)
+    owner = (store, embeds, digests)
     installed = getattr(Page.render, "_pytorch_notes_owner", None)
     if installed is not None and all(a is b for a, b in zip(installed, owner, strict=True)):
         return
@@ -120,9 +114,9 @@ def install(cache: RenderCache, embeds=None, digests: TextDigests | None = None)
         if found is None or found[0] is not files:
             builds.clear()
             found = builds[id(files)] = (files, build_part(config, files))
-        key = page_key(found[1], self, embeds.prepared() if embeds is not None else (None, {}), digests)
-        text = cache.get(key)
-        if text is not None and _restore(self, json.loads(text), files):
+        key = page_key(store, found[1], self, embeds.prepared() if embeds is not None else (None, {}), digests)
+        entry = store.get_json("markdown", key)
+        if entry is not None and _restore(self, entry, files):
             return None
         recorder = _Recorder()
         mkdocs_log = logging.getLogger("mkdocs")
@@ -131,7 +125,7 @@ def install(cache: RenderCache, embeds=None, digests: TextDigests | None = None)
             render(self, config, files)
         finally:
             mkdocs_log.removeHandler(recorder)
-        cache.put(key, json.dumps(_store(self, recorder.said), ensure_ascii=False))
+        store.put_json("markdown", key, _store(self, recorder.said))
         return None
 
     cached_render._pytorch_notes_owner = owner  # type: ignore[attr-defined]

@@ -12,7 +12,8 @@ Nothing is written into ``docs/``: the notebooks are MkDocs files made in ``on_f
 (``notebook_source``) rather than by content in memory because mkdocs-jupyter reads a notebook page from
 its ``abs_src_path`` (its ``should_include``, its converter and its cache key all take the path). A
 notebook whose inputs (the rendering code, the examples' sources and record files, language, title,
-chapter URL) are unchanged since it was written is not built again (``_Index``). The page File is
+chapter URL, and the environment of the build's one cache: ``cache.Store``) are unchanged since it was
+written is not built again (``_Index``). The page File is
 ``NotebookPage``, created after mkdocs-static-i18n re-created the Files (which drops mkdocs-jupyter's own
 wrapper): it carries its destination, the language attributes i18n's language switcher reads and its twin
 in the other language, and an edit link to the chapter's Markdown page.
@@ -20,23 +21,18 @@ in the other language, and an edit link to the chapter's Markdown page.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, InclusionLevel
 
-from pytorch_notes import comments as comments_module
 from pytorch_notes.filememo import stat_key
 from pytorch_notes.parse import ExampleError, parse_example, resolve_example
-from pytorch_notes.render import kinds as kinds_module
-from pytorch_notes.render import notebook as notebook_module
-from pytorch_notes.render import strings as strings_module
 from pytorch_notes.render.notebook import build_chapter_notebook, build_notebook, dumps, py_download
 from pytorch_notes.settings import LANGUAGES
+from pytorch_notes.site.cache import Store, write_atomic
 from pytorch_notes.site.chapters import Chapter, chapters, nav_pages
 from pytorch_notes.site.embed import Embeds, py_url
 from pytorch_notes.site.project import Project
@@ -52,8 +48,6 @@ from pytorch_notes.site.urls import (
     section_headings,
 )
 from pytorch_notes.store.layout import record_path
-
-_RENDERER = tuple(Path(m.__file__) for m in (notebook_module, comments_module, kinds_module, strings_module))
 
 
 def refuse_leftovers(docs_dir: Path) -> None:
@@ -100,54 +94,51 @@ def is_notebook_page(page) -> bool:
 
 
 class _Index:
-    """Which inputs each notebook file was last written from (``<cache>/notebooks.json``),
-    with the file's stat: an unchanged notebook is neither built nor read again."""
+    """Under which key of ``store`` (kind ``notebooks``: the notebook's inputs) each notebook file was last
+    written (``<cache>/notebooks.json``), with the file's stat: an unchanged notebook is neither built nor
+    read again."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, store: Store) -> None:
+        self.store, self.path = store, store.root / "notebooks.json"
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(self.path.read_text(encoding="utf-8"))
             self.entries = data if isinstance(data, dict) else {}
         except (OSError, ValueError):
             self.entries = {}
         self.changed = False
 
+    def _entry(self, target: Path, inputs: list) -> list:
+        return json.loads(json.dumps([self.store.key("notebooks", inputs), stat_key(target)]))
+
     def current(self, target: Path, inputs: list) -> bool:
-        return self.entries.get(str(target)) == json.loads(json.dumps([inputs, stat_key(target)]))
+        return self.entries.get(str(target)) == self._entry(target, inputs)
 
     def write(self, target: Path, inputs: list, text: str) -> None:
         if not target.exists() or target.read_text(encoding="utf-8") != text:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, target)
-        self.entries[str(target)] = json.loads(json.dumps([inputs, stat_key(target)]))
+            write_atomic(target, text)
+        self.entries[str(target)] = self._entry(target, inputs)
         self.changed = True
 
     def save(self) -> None:
         if self.changed:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(self.entries), encoding="utf-8")
-            os.replace(tmp, self.path)
+            write_atomic(self.path, json.dumps(self.entries))
             self.changed = False
 
 
 class NotebookSite:
     """The notebooks of one build (``on_files`` of each language) of the checkout ``project``, from the
-    records ``embeds`` shows; and the ``.py`` downloads. Kept by the plugin (``plugin.py``)."""
+    records ``embeds`` shows, kept in ``store``; and the ``.py`` downloads. Kept by the plugin (``plugin.py``)."""
 
-    def __init__(self, embeds: Embeds, project: Project) -> None:
+    def __init__(self, embeds: Embeds, project: Project, store: Store) -> None:
         self.embeds = embeds
         self.project = project
+        self.store = store
         self.chapters: dict[str, dict[str, Chapter]] = {}  # lang -> chapter page -> chapter
         self.written: dict[str, list[tuple[str, Path, Chapter | None]]] = {}  # lang -> its notebook files
-        self.version = ""
         self.py_downloads: dict[tuple, tuple[object, str]] = {}  # ``_py_download``'s, kept across builds
 
     def new_build(self) -> None:
         self.chapters, self.written = {}, {}
-        self.version = hashlib.sha256(b"".join(p.read_bytes() for p in _RENDERER)).hexdigest()[:16]
 
     def chapter_list(self, lang: str, config) -> list[Chapter]:
         """The chapters of ``lang`` in course order, read once per build."""
@@ -169,7 +160,7 @@ class NotebookSite:
         so that a cold build can render them all ahead (``prewarm``)."""
         if self.written:
             return
-        index = _Index(self.project.cache_dir / "notebooks.json")
+        index = _Index(self.store)
         for lang in LANGUAGES:
             self.written[lang] = self._write(config, lang, index)
         index.save()
@@ -187,7 +178,7 @@ class NotebookSite:
                 if example is None or record is None:
                     continue  # never captured: its embed says so, and it has no section
                 stored = record_path(rel, record.device_kind, self.project.examples_dir)
-                inputs = [self.version, example.sha256, stat_key(stored), lang]
+                inputs = [example.sha256, stat_key(stored), lang]
                 sections.append((record, example, headings[rel][0], inputs))
                 src = lang_root(lang) + example_ipynb_url(rel)
                 if src not in taken:  # an example of two chapters: its notebook names the first

@@ -7,7 +7,7 @@ the output store written by ``make capture``.
   imports the plugins listed after this one; so it is listed first under ``plugins:`` in mkdocs.yml.
 * ``on_config``: the checkout's folders from the configuration (``project``); add the embed syntax
   (``embed``); cache search entries (``buildcache``), Markdown conversions (``mdcache``) and page
-  renders (``rendercache``, ``on_env``).
+  renders (``rendercache``, ``on_env``), all in the one cache (``cache``).
 * ``on_pre_build``, the first ``on_files``: the last build's files are set aside while MkDocs cleans the
   site, then put back to be written over (``sitedir``).
 * ``on_files``: add each chapter's notebook page and the notebook downloads as generated files
@@ -56,6 +56,7 @@ from pytorch_notes.render.strings import ui
 from pytorch_notes.site import (
     buildcache,
     bundles,
+    cache,
     coursemap,
     embed,
     i18n,
@@ -107,22 +108,20 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         self.prewarm = prewarm.Prewarm()  # the notebooks' conversion ahead, in a cold build
         self.site = sitedir.SiteDir()  # the last build's files, written over (MkDocs would delete them first)
         self.search_pool = searchpool.SearchPool()  # search entries computed beside the build
-        self.digests = buildcache.TextDigests()  # page texts hashed once for the caches' keys
-        self.code_version: str | None = None  # the digest of the package's code (buildcache.persist_memos)
+        self.digests = cache.TextDigests()  # page texts hashed once for the caches' keys
         self.saved_404: dict[str, str] = {}  # language -> its 404 page (i18n.keep_404)
 
     def open_project(self, project: Project) -> None:
         """The objects that read and write the files of ``project`` (the first ``on_config``: MkDocs keeps
         this instance across the rebuilds of one ``mkdocs serve``, which builds one checkout)."""
         self.project = project
+        self.store = cache.Store.of(project)  # the one cache: pages, conversions, search entries, zips, ...
         self.embeds = embed.Embeds(project.examples_dir)  # the page being built; each example's store state
-        self.notebooks = notebooks.NotebookSite(self.embeds, project)  # the notebooks of the current build
-        self.bundles = bundles.Bundles(project.docs_dir, zips.ZipCache(project.cache_dir / "bundles"))  # the zips
+        self.notebooks = notebooks.NotebookSite(self.embeds, project, self.store)  # the notebooks of the current build
+        self.bundles = bundles.Bundles(project.docs_dir, zips.ZipCache(self.store))  # the zips
         self.times = times.TimesPage(project)  # the computation-times page
         # the code tokens the notebook stylesheet styles
         self.tokens = notebook_styles.TokenStyles(project.docs_dir / notebook_styles.STYLESHEET)
-        self.page_cache = rendercache.RenderCache(project.cache_dir / "page")  # page renders (rendercache) ...
-        self.markdown_cache = rendercache.RenderCache(project.cache_dir / "markdown", ".json")  # ... conversions
 
     def load_config(self, options, config_file_path=None):
         """Defer ``defer_imports`` as soon as MkDocs has read this plugin's configuration, before it
@@ -162,17 +161,16 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         config.markdown_extensions.append(embed.EmbedExtension(self.embeds))  # the ::: example syntax
         templating.use_overrides(config.theme.custom_dir)  # <custom_dir>/pytorch-notes/ overrides render/templates/
         # reuse search entries of unchanged inputs, and Markdown conversions
-        buildcache.install(project.cache_dir, self.search_pool, self.serve, self.digests)
-        mdcache.install(self.markdown_cache, self.embeds, self.digests)
+        buildcache.install(self.store, self.search_pool, self.serve, self.digests)
+        mdcache.install(self.store, self.embeds, self.digests)
         buildcache.theme_listing()  # the theme's 14,500 files listed once per process, not per build
-        # parsed examples, loaded records, localized comments: kept across builds
-        self.code_version = buildcache.persist_memos(self.code_version, project.cache_dir)
         if not _inner(config):  # the outer build (i18n builds the other languages inside it)
+            self.store.new_build()  # the environment digest of every key, read again
+            # parsed examples, loaded records, localized comments: kept across builds, under that digest
+            filememo.persist(project.cache_dir / "memo", self.store.env.digest())
             self.serve.start_build(config, project)
             self.embeds.new_build()
             self.notebooks.new_build()
-            self.page_cache.start()
-            self.markdown_cache.start()
         return config
 
     @event_priority(AFTER_OTHERS)  # after mkdocs-jupyter's
@@ -214,8 +212,8 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
     @event_priority(AFTER_OTHERS)  # after mkdocs-static-i18n's
     def on_env(self, env, *, config, files):
         env.globals["pn_strings"] = ui  # the UI strings of a language, for docs/overrides (404, footer)
-        buildcache.compiled_templates(env, self.project.cache_dir)  # Material's templates compiled once, not per build
-        rendercache.install(env, config, self.page_cache, self.digests)  # an unchanged page is not rendered again
+        buildcache.compiled_templates(env, self.store)  # Material's templates compiled once, not per build
+        rendercache.install(env, config, self.store, self.digests)  # an unchanged page is not rendered again
         self.serve.restore_skipped_pages(files)  # titles of the pages a dirty rebuild did not read
         return env
 
@@ -277,8 +275,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
             self.site.remove_stale()
             self.embeds.end_build()
             if self.serve.plan.full:  # a dirty rebuild uses a few entries: it says nothing of the rest
-                self.page_cache.evict()
-                self.markdown_cache.evict()
+                self.store.evict()
             filememo.save()
             self.search_pool.shutdown()
 

@@ -23,6 +23,7 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
+from pytorch_notes.site.cache import write_atomic
 from pytorch_notes.site.common import log
 
 MIN_MISSES = 4  # below this, starting a pool costs more than it saves
@@ -63,11 +64,7 @@ def convert(job: tuple[str, str, dict, int]) -> str:
     path, cache_path, options, toc_depth = job
     body = nbconvert.nb2html(path, **options)
     tokens, title = toc_tokens(path, toc_depth)
-    target = Path(cache_path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps({"content": body, "toc_tokens": tokens, "title": title}), encoding="utf-8")
-    os.replace(tmp, target)
+    write_atomic(Path(cache_path), json.dumps({"content": body, "toc_tokens": tokens, "title": title}))
     return path
 
 

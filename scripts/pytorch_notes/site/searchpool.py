@@ -47,7 +47,7 @@ class Pending:
 
     future: Future
     key: str
-    store: object  # buildcache.DiskCache
+    store: object  # cache.Store
 
 
 def materials_add_entry():
@@ -122,7 +122,7 @@ def resolve(index) -> None:
     for entry in index.entries:
         if isinstance(entry, Pending):
             found = entry.future.result()
-            entry.store.put(entry.key, found)
+            entry.store.put_json("search", entry.key, found)
             out.extend(found)
         else:
             out.append(entry)

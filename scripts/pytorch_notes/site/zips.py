@@ -3,29 +3,23 @@ and the ``README.txt`` each holds.
 
 Members are sorted, every one has the same fixed time stamp (1980-01-01, the earliest a zip can hold),
 permissions and "made on" system, so the same inputs give the same bytes. Deflating the ~3 MB of each
-language twice (chapters and course) costs ~0.2 s, so a zip is kept in
-``.cache/pytorch-notes/bundles/<key>.zip``, the key being a digest of its member names and contents, this
-module's code and the zlib version; a warm build only hashes the members (~10 ms) and reads the zips.
+language twice (chapters and course) costs ~0.2 s, so a zip is kept in memory and in the build's one cache
+(``cache.Store``, kind ``bundles``), keyed by its member names and contents (this module's code and the
+zlib of Python are in the key's environment); a warm build only hashes the members (~10 ms) and reads the zips.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
-import json
-import os
-import sys
-import time
 import zipfile
-import zlib
-from pathlib import Path
 
 from pytorch_notes.render.strings import STRINGS
+from pytorch_notes.site.cache import Store
 from pytorch_notes.site.chapters import PREFIX, Chapter
 
 DATE_TIME = (1980, 1, 1, 0, 0, 0)  # every member's time stamp: the earliest a zip holds
 COMPRESS_LEVEL = 6
-CACHE_MAX_AGE_S = 7 * 24 * 3600  # a cached zip not used for a week is removed when a new one is written
 
 
 def zip_bytes(members: dict[str, bytes]) -> bytes:
@@ -47,39 +41,29 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-_CODE = digest(Path(__file__).read_bytes())  # a change to this module makes new zips
-
-
 class ZipCache:
-    """Zips kept in memory, for the rebuilds of one process (``make serve``), and in ``cache_dir`` (None:
+    """Zips kept in memory, for the rebuilds of one process (``make serve``), and in ``store`` (None:
     memory only)."""
 
-    def __init__(self, cache_dir: Path | None = None) -> None:
-        self.cache_dir = cache_dir
+    def __init__(self, store: Store | None = None) -> None:
+        self.store = store
         self.memory: dict[str, bytes] = {}  # key -> zip
 
     def zip(self, members: dict[str, bytes], digests: dict[str, str] | None = None) -> bytes:
-        """``zip_bytes(members)``, kept under a digest of the members (``digests`` gives the sha256 of
-        contents already hashed), this module's code, Python's and zlib's versions. Unwritable or
-        unreadable cache files are ignored."""
+        """``zip_bytes(members)``, kept under the key of its members (``digests`` gives the sha256 of
+        contents already hashed)."""
         digests = digests or {}
         listing = sorted((name, digests.get(name) or digest(data)) for name, data in members.items())
-        versions = [_CODE, sys.version_info[:2], zlib.ZLIB_RUNTIME_VERSION, COMPRESS_LEVEL]  # zipfile's, zlib's
-        key = digest(json.dumps([versions, listing]).encode())
+        key = self.store.key("bundles", listing) if self.store is not None else digest(repr(listing).encode())
         found = self.memory.get(key)
-        if found is not None:
-            return found
-        path = self.cache_dir / f"{key}.zip" if self.cache_dir is not None else None
-        if path is not None:
-            try:
-                found = path.read_bytes()
-                os.utime(path)  # used: kept by the pruning below
-            except OSError:
-                found = None
+        if found is None and self.store is not None:
+            found = self.store.get("bundles", key)
         if found is None:
             found = zip_bytes(members)
-            if path is not None:
-                _store(path, found)
+            if self.store is not None:
+                self.store.put("bundles", key, found)
+        elif self.store is not None:
+            self.store.used.add(self.store.path("bundles", key))  # from memory: still used by this build
         self.memory[key] = found
         return found
 
@@ -87,20 +71,6 @@ class ZipCache:
         """Keep the memory to the last ``limit`` zips."""
         while len(self.memory) > limit:
             self.memory.pop(next(iter(self.memory)))
-
-
-def _store(path: Path, data: bytes) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-        old = time.time() - CACHE_MAX_AGE_S
-        for other in path.parent.glob("*.zip"):
-            if other.stat().st_mtime < old:
-                other.unlink(missing_ok=True)
-    except OSError:
-        pass  # a cache: the zip is served all the same
 
 
 # --- README.txt ----------------------------------------------------------------------------------------

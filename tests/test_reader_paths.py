@@ -86,6 +86,8 @@ def test_words_that_name_no_topic_are_left_out(tab, base):
     assert page.evaluate(query, "pytorch和tensorflow区别") == "pytorch tensorflow"
     assert page.evaluate(query, "(N,1) minus (N,)") == "n^1 minus n^1"
     assert page.evaluate(query, ".to(device)") == "to^1 device"
+    # a pasted flag: "--x" was an invalid lunr query (nothing shown), "-x" would exclude the word
+    assert page.evaluate(query, "torchrun --nproc_per_node") == "torchrun *nproc_per_node"
 
 
 PASTE_JS = """(text) => {

@@ -162,7 +162,10 @@
      and Material then shows nothing: leave it out (numbers of two digits and more work). "cuda:0" would be
      lunr's field syntax (field "cuda"), an invalid query too: the colon becomes a space. */
   function withoutLoneDigits(raw) {
-    var out = raw.replace(/(\w):(?=\w)/g, "$1 ").replace(/(^|[^\w.])\d(?![\w.])/g, "$1");
+    /* "--nproc_per_node": a leading - is lunr's "must not contain", and -- an invalid query (nothing shown);
+       a pasted command-line flag means the word */
+    var out = raw.replace(/(\w):(?=\w)/g, "$1 ").replace(/(^|[^\w.])\d(?![\w.])/g, "$1")
+      .replace(/(^|\s)[-\u2013\u2014]+(?=\w)/g, "$1");
     return out.trim() ? out : raw;
   }
 

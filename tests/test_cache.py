@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
+from pytorch_notes.atomic import write_atomic
 from pytorch_notes.site import cache
 from pytorch_notes.site.project import Project
 
@@ -107,8 +108,8 @@ def test_the_site_environment_covers_the_checkout_and_this_package():
 
 def test_write_atomic_leaves_the_whole_file_and_no_temporary_one(tmp_path):
     target = tmp_path / "a" / "b.json"
-    cache.write_atomic(target, "first")
-    cache.write_atomic(target, b"second")
+    write_atomic(target, "first")
+    write_atomic(target, b"second", durable=True)
     assert target.read_bytes() == b"second" and os.listdir(target.parent) == ["b.json"]
 
 

@@ -7,7 +7,7 @@ and reuses it while the file's ``stat`` is unchanged, so an edited or re-capture
 the next call; nothing has to be invalidated by hand.
 
 The stat key is (inode, size, mtime in ns, ctime in ns): a rewrite by an editor, ``git checkout`` or
-``atomic_write_text`` (a rename onto the path, so a new inode) changes it.
+``atomic.write_atomic`` (a rename onto the path, so a new inode) changes it.
 
 Across processes: every ``mkdocs build`` is a new process that would parse all 162 examples, load
 their records and localize their comments again (~0.4 s of a ~4 s warm build, 2 cores). A memo
@@ -26,6 +26,8 @@ import pickle
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
+
+from pytorch_notes.atomic import write_atomic
 
 R = TypeVar("R")
 
@@ -145,8 +147,6 @@ class _Stored:
             entries = {k: v for k, v in self.cache.items() if k in self.used}
         else:
             entries = dict(self.cache)
-        from pytorch_notes.site.cache import write_atomic  # noqa: PLC0415 - the build's one atomic write
-
         write_atomic(path, pickle.dumps({"version": _version, "entries": entries}, protocol=pickle.HIGHEST_PROTOCOL))
         self.changed = False
 

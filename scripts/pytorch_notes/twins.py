@@ -28,9 +28,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from pytorch_notes.atomic import write_atomic
 from pytorch_notes.pages import language_pages
 from pytorch_notes.settings import DOCS_DIR, LANGUAGES
-from pytorch_notes.store.records import atomic_write_text
 
 LEDGER_NAME = "twins.json"
 LANGUAGE_NAMES = {"zh": "Chinese", "en": "English"}
@@ -102,7 +102,7 @@ def save_ledger(pages: dict[str, dict[str, str]], docs_dir: Path = DOCS_DIR) -> 
     data = {"about": "Hash of each page's text when its two languages were last recorded as in step. "
                      "Written by `python scripts/twins.py sync PAGE`; see scripts/twins.py.",
             "pages": {k: pages[k] for k in sorted(pages)}}
-    atomic_write_text(ledger_path(docs_dir), json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    write_atomic(ledger_path(docs_dir), json.dumps(data, ensure_ascii=False, indent=1) + "\n", durable=True)
 
 
 def _lag(page: str, recorded: dict[str, str] | None, docs_dir: Path) -> Lag | None:

@@ -30,6 +30,7 @@ import sys
 import time
 from pathlib import Path
 
+from pytorch_notes.atomic import write_atomic
 from pytorch_notes.capture.changes import markdown as changes_markdown
 from pytorch_notes.capture.report import examine, orphans, prune
 from pytorch_notes.capture.run import check, failure_from_run, record_from_run, run_all
@@ -42,7 +43,6 @@ from pytorch_notes.store.migrate import migrate_store
 from pytorch_notes.store.model import DEVICE_KINDS
 from pytorch_notes.store.records import (
     StoreError,
-    atomic_write_text,
     capture_lock,
     device_outputs,
     load_record,
@@ -211,7 +211,7 @@ def _capture_locked(examples: list[Example], malformed: list[str], runs: Supervi
             print(f"capture: {len(todo) - len(failures)} ok ({sum(c.changed for c in changed)} with changed or new "
                   f"outputs), {len(failures)} failed in {time.perf_counter() - t0:.1f} s")
             if args.report:
-                atomic_write_text(args.report, changes_markdown(changed, f"Output changes on {kind}", why))
+                write_atomic(args.report, changes_markdown(changed, f"Output changes on {kind}", why), durable=True)
                 print(f"capture: the changes are in {args.report}")
         else:
             print(f"capture: nothing to run: {len(runnable)} example(s) have fresh {kind} records")

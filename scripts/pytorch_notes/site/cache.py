@@ -6,8 +6,8 @@ the environment (``Environment``): ``constraints.txt`` (every library's version)
 (``scripts/pytorch_notes``: the code that makes the value, the search words), ``mkdocs.yml`` and the
 theme's ``docs/overrides``, and Python's version. Whatever else a value depends on is in its own inputs;
 no cache keeps a list of libraries or modules of its own. A value is stored once, under
-``<cache_dir>/<kind>/<key[:2]>/<key><suffix>``, written atomically (``write_atomic``: the one atomic write
-of the build, also used by the notebooks, ``prewarm`` and ``filememo``), so concurrent builds share it.
+``<cache_dir>/<kind>/<key[:2]>/<key><suffix>``, written atomically (``atomic.write_atomic``, the
+project's one atomic write), so concurrent builds share it.
 
 The code's digest is taken once per ``Store`` (per process: the code that runs is the code imported
 then), the rest at each build's start (``new_build``). Keys change with any of these, so an entry is never
@@ -19,24 +19,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sys
 import time
 from pathlib import Path
 
+from pytorch_notes.atomic import write_atomic
 from pytorch_notes.site.project import CODE, Project
 
 FORMAT = 1  # bump when what a stored value holds changes
 KEEP_S = 600.0  # an entry a full build did not use is kept this long (another configuration's, make serve's)
 SUFFIXES = {"page": ".html", "markdown": ".json", "search": ".json", "bundles": ".zip", "jinja": ".bc"}
-
-
-def write_atomic(path: Path, data: bytes | str) -> None:
-    """Write ``data`` to ``path`` whole or not at all (a temporary file renamed onto it)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
-    os.replace(tmp, path)
 
 
 def digest(payload) -> str:

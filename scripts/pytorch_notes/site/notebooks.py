@@ -28,11 +28,12 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, InclusionLevel
 
+from pytorch_notes.atomic import write_atomic
 from pytorch_notes.filememo import stat_key
 from pytorch_notes.parse import ExampleError, parse_example, resolve_example
 from pytorch_notes.render.notebook import build_chapter_notebook, build_notebook, dumps, py_download
 from pytorch_notes.settings import LANGUAGES
-from pytorch_notes.site.cache import Store, write_atomic
+from pytorch_notes.site.cache import Store
 from pytorch_notes.site.chapters import Chapter, chapters, nav_pages
 from pytorch_notes.site.embed import Embeds, py_url
 from pytorch_notes.site.project import Project

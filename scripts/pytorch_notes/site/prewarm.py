@@ -23,7 +23,7 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
-from pytorch_notes.site.cache import write_atomic
+from pytorch_notes.atomic import write_atomic
 from pytorch_notes.site.common import log
 
 MIN_MISSES = 4  # below this, starting a pool costs more than it saves

@@ -1,6 +1,6 @@
 """Stage 3, store: read and write records atomically, and tell which are fresh.
 
-Files are written whole or not at all (``atomic_write_text``); a capture holds ``capture_lock``
+Files are written whole or not at all (``atomic.write_atomic``); a capture holds ``capture_lock``
 for its whole run. A failed re-capture never touches the last good record: it writes a failure
 marker beside it. The format is ``model.py``; the layout is ``layout.py``. Standard library only.
 
@@ -17,12 +17,12 @@ import json
 import math
 import os
 import stat
-import tempfile
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from pytorch_notes.atomic import write_atomic
 from pytorch_notes.execute.limits import RECORD_FILE_BYTES
 from pytorch_notes.filememo import file_memo
 from pytorch_notes.parse import Example, check_example_id
@@ -32,24 +32,8 @@ from pytorch_notes.store.layout import StoreError  # defined beside the path che
 from pytorch_notes.store.model import DEVICE_KINDS, Failure, FormatError, Record, dumps, load
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old or the new file, never a part. For any file
-    of the project (``docs/twins.json`` too); a store file goes through ``store_write_text``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def store_write_text(path: Path, text: str) -> None:
-    """``atomic_write_text`` for a file of the store.
+    """``atomic.write_atomic`` (durable) for a file of the store.
 
     Raises:
         StoreError: ``path`` is not inside a store folder, a part of it (the file included) is a symbolic
@@ -57,7 +41,7 @@ def store_write_text(path: Path, text: str) -> None:
     """
     where = layout.checked_path(path)
     try:
-        atomic_write_text(where, text)
+        write_atomic(where, text, durable=True)
     except (NotADirectoryError, FileExistsError) as exc:  # a file made in the meantime where a folder goes
         raise StoreError(f"{layout.shown(path)}: cannot be written: {exc.strerror or exc}") from None
 
@@ -284,7 +268,7 @@ def freshness(example: Example, examples_dir: Path = EXAMPLES_DIR) -> Freshness:
 
 
 def remove_leftover_temp_files(examples_dir: Path = EXAMPLES_DIR) -> list[Path]:
-    """Delete ``.<name>.*.tmp`` files that ``atomic_write_text`` left behind when its process was
+    """Delete ``.<name>.*.tmp`` files that ``atomic.write_atomic`` left behind when its process was
     killed before the rename. Call only while holding ``capture_lock``. Returns what was removed.
 
     Folders that are symbolic links are not entered; a ``.tmp`` that is a link is removed, not followed.

@@ -22,10 +22,8 @@ T = STRINGS["en"]
 
 @pytest.fixture
 def overrides(tmp_path):
-    """A theme ``custom_dir`` whose ``pytorch-notes/`` folder the loader looks in first (reset afterwards)."""
-    templating.use_overrides(tmp_path)
-    yield tmp_path / templating.OVERRIDES
-    templating.use_overrides(None)
+    """The ``pytorch-notes/`` folder of a theme ``custom_dir``, which a site's templates look in first."""
+    return tmp_path / templating.OVERRIDES
 
 
 def test_a_block_is_one_line_whatever_its_text_holds():
@@ -40,19 +38,22 @@ def test_a_block_is_one_line_whatever_its_text_holds():
 def test_values_are_escaped_once_as_html_escape_writes_them():
     shown = KINDS[Stream].html(Stream("stdout", "<b>'x' & \"y\"</b> &amp;\n"), Context(T))
     assert "&lt;b&gt;&#x27;x&#x27; &amp; &quot;y&quot;&lt;/b&gt; &amp;amp;" in shown
-    assert templating.render("example/compare.html", line="<i>") == \
+    assert templating.PACKAGE.render("example/compare.html", line="<i>") == \
         '<p class="pn-compare" data-search-exclude="true">&lt;i&gt;</p>'
     ok = templating.trusted("<code>ok</code>")
-    assert templating.render("example/notice.html", kind="warning", title="T", body=ok, detail="") == (
+    assert templating.PACKAGE.render("example/notice.html", kind="warning", title="T", body=ok, detail="") == (
         '<div class="admonition warning"><p class="admonition-title">T</p><p><code>ok</code></p></div>')
 
 
 def test_a_site_overrides_a_template_by_a_file_of_the_same_name(overrides):
     (overrides / "example").mkdir(parents=True)
     (overrides / "example" / "compare.html").write_text('<p class="mine">\n  {{ line }}\n</p>\n', encoding="utf-8")
-    assert templating.search_path() == [overrides, templating.TEMPLATES]
-    assert templating.render("example/compare.html", line="<x>") == '<p class="mine">&lt;x&gt;</p>'
-    assert templating.render("example/head.html", anchor="a").startswith('<div class="pn-example"'), "others kept"
+    site = templating.Templates.of(overrides.parent)
+    assert site.search_path() == [overrides, templating.TEMPLATES]
+    assert site.render("example/compare.html", line="<x>") == '<p class="mine">&lt;x&gt;</p>'
+    assert site.render("example/head.html", anchor="a").startswith('<div class="pn-example"'), "others kept"
+    assert templating.PACKAGE.render("example/compare.html", line="<x>").startswith('<p class="pn-compare"'), \
+        "another site's templates are not this one's"
 
 
 def test_the_site_s_override_folder_is_under_its_theme_custom_dir():
@@ -61,7 +62,7 @@ def test_the_site_s_override_folder_is_under_its_theme_custom_dir():
     custom_dir = load_config(str(ROOT / "mkdocs.yml")).theme.custom_dir
     assert Path(custom_dir) / templating.OVERRIDES == ROOT / "docs" / "overrides" / "pytorch-notes"
     plugin = (ROOT / "scripts" / "pytorch_notes" / "site" / "plugin.py").read_text(encoding="utf-8")
-    assert "templating.use_overrides(config.theme.custom_dir)" in plugin
+    assert "templating.Templates.of(config.theme.custom_dir)" in plugin
 
 
 def test_the_capture_side_imports_no_jinja():
@@ -74,8 +75,26 @@ def test_the_capture_side_imports_no_jinja():
 
 
 def test_an_override_added_while_serving_is_used_from_the_next_build(overrides):
-    assert templating.render("example/head.html", anchor="a") == '<div class="pn-example" id="a"></div>'
+    assert templating.Templates.of(overrides.parent).render("example/head.html", anchor="a") == \
+        '<div class="pn-example" id="a"></div>'
     (overrides / "example").mkdir(parents=True)
     (overrides / "example" / "head.html").write_text('<a id="{{ anchor }}"></a>', encoding="utf-8")
-    templating.use_overrides(overrides.parent)  # the next build's on_config
-    assert templating.render("example/head.html", anchor="a") == '<a id="a"></a>'
+    site = templating.Templates.of(overrides.parent)  # the next build's on_config
+    assert site.render("example/head.html", anchor="a") == '<a id="a"></a>'
+
+
+def test_an_example_is_rendered_from_the_templates_it_is_given(overrides, write_example, examples_dir):
+    """The renderers take the site's templates as an argument (``tpl``, ``Context.templates``), which the
+    plugin makes per build: nothing module-wide decides which site's templates an example gets."""
+    from pytorch_notes.parse import parse_example
+    from pytorch_notes.render.html import Links, render_example
+    from pytorch_notes.store.records import DeviceOutputs, Freshness
+
+    (overrides / "example").mkdir(parents=True)
+    (overrides / "example" / "head.html").write_text('<div class="site-head" id="{{ anchor }}"></div>')
+    ex = parse_example(write_example("ch/ex.py", "# %%\nprint(1)\n"), examples_dir)
+    missing = Freshness({"cpu": DeviceOutputs("cpu", "missing", None, None)})
+    mine, _ = render_example(ex, missing, "en", str, Links(py="ex.py"), tpl=templating.Templates.of(overrides.parent))
+    package, _ = render_example(ex, missing, "en", str, Links(py="ex.py"))
+    assert mine.startswith('<div class="site-head" id="example-ch-ex"></div>'), mine[:80]
+    assert package.startswith('<div class="pn-example" id="example-ch-ex">'), package[:80]

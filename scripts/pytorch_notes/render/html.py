@@ -1,11 +1,10 @@
 """Stage 4, render: turn an example and its stored records into page Markdown.
 
-Code cells become fenced code blocks (highlighted by pymdownx like every other code block
-on the site, with Material's copy button), their comments in the page's language
-(``comments.localize``) and their line numbers those of the example as the ``.py`` download of
-that language holds it; the line numbers of the example's frames in a stored traceback follow
-them (``comments.map_line``). Outputs become one-line
-raw HTML blocks made by the output-kind registry (``kinds.py``) from ``templates/example/`` (``templating.py``:
+Code cells become fenced code blocks (highlighted by pymdownx like every other code block on the site, with
+Material's copy button), their comments in the page's language (``comments.localize``) and their line
+numbers those of the example as the ``.py`` download of that language holds it; the line numbers of the
+example's frames in a stored traceback follow them (``comments.map_line``). Outputs become one-line raw HTML
+blocks made by the output-kind registry (``kinds.py``) from the site's templates (``templating.Templates``:
 autoescape), so an output containing ``<script>`` or a backtick shows as text. An example captured on more
 than one device gets one content tab per device (pymdownx.tabbed; Material's linked tabs keep the
 reader's choice across pages), the freshest first and the GPU before the CPU. No MkDocs import:
@@ -32,7 +31,7 @@ from pytorch_notes.parse import Example, version_tuple
 from pytorch_notes.render.escape import clean_text, field, markdown_text, page_provenance, safe_rel
 from pytorch_notes.render.kinds import Context, kind_of, output_block
 from pytorch_notes.render.strings import STRINGS, plural
-from pytorch_notes.render.templating import render, trusted
+from pytorch_notes.render.templating import PACKAGE, Templates, trusted
 from pytorch_notes.store.model import Image, Record
 from pytorch_notes.store.records import STATE_RANK, DeviceOutputs, Freshness
 from pytorch_notes.store.untrusted import figure_problem
@@ -137,13 +136,13 @@ def device_label(record: Record) -> str:
     return f"{name} · CUDA {p.cuda}" if p.cuda else name
 
 
-def _notice(kind: str, title: str, body, detail: str = "") -> str:
+def _notice(tpl: Templates, kind: str, title: str, body, detail: str = "") -> str:
     """A Material admonition as one line of raw HTML (``templates/example/notice.html``): ``body`` is text, or a
     UI string marked ``trusted``; ``detail`` is cleaned (``clean_text``) and shown as code."""
-    return render("example/notice.html", kind=kind, title=title, body=body, detail=clean_text(detail))
+    return tpl.render("example/notice.html", kind=kind, title=title, body=body, detail=clean_text(detail))
 
 
-def _footer(example: Example, record: Record | None, lang: str, links: Links) -> str:
+def _footer(tpl: Templates, example: Example, record: Record | None, lang: str, links: Links) -> str:
     """The provenance line and the links under an example (``templates/example/footer.html``)."""
     t, report = STRINGS[lang], report_url(links, example, record, lang) if links.new_issue else ""
     shown = [(links.py, "download_py", "download"), (record and links.ipynb, "download_ipynb", "download"),
@@ -151,19 +150,19 @@ def _footer(example: Example, record: Record | None, lang: str, links: Links) ->
              (record and links.kaggle, "open_kaggle", "new_tab"), (report, "report", "report")]
     anchors = [{"href": href, "text": t[text], "download": how == "download", "report": how == "report",
                 "new_tab": how in ("new_tab", "report")} for href, text, how in shown if href]
-    return render("example/footer.html", t=t, provenance=provenance(record, t) if record else None, links=anchors)
+    return tpl.render("example/footer.html", t=t, provenance=provenance(record, t) if record else None, links=anchors)
 
 
-def _device_blocks(example: Example, dev: DeviceOutputs, lang: str, url_for: Callable[[str], str],
+def _device_blocks(tpl: Templates, example: Example, dev: DeviceOutputs, lang: str, url_for: Callable[[str], str],
                    links: Links) -> tuple[list[str], list[Asset]]:
     """The blocks of one device's record: notices, each cell's code then outputs, the footer."""
     t = STRINGS[lang]
     record = dev.record
     blocks: list[str] = []
     if f := dev.failure:
-        blocks.append(_notice("failure", t["failed_title"], t["failed"], f"{field(f.location)}: {f.message}"))
+        blocks.append(_notice(tpl, "failure", t["failed_title"], t["failed"], f"{field(f.location)}: {f.message}"))
     if dev.state == "stale":
-        blocks.append(_notice("warning", t["stale_title"], trusted(t["stale"])))
+        blocks.append(_notice(tpl, "warning", t["stale_title"], trusted(t["stale"])))
     assets = figure_assets(record)
     stored = {c.index: c for c in record.cells} if record else {}
     used: list[Asset] = []
@@ -172,7 +171,7 @@ def _device_blocks(example: Example, dev: DeviceOutputs, lang: str, url_for: Cal
     keys = {c.index: c.key for c in example.cells}
     where = {"example_path": f"examples/{example.rel}",
              "line_map": (lambda n: map_line(n, record.cells, shown, keys)) if record else None,
-             "show_code": lambda code: localize(code, lang)}
+             "show_code": lambda code: localize(code, lang), "templates": tpl}
     for cell in example.cells:
         blocks.append(_fence(shown[cell.index].source, shown[cell.index].line,
                              example.rel if cell.index == 0 else None))
@@ -191,11 +190,11 @@ def _device_blocks(example: Example, dev: DeviceOutputs, lang: str, url_for: Cal
                        or t["figure"].format(n=figures, example=example.rel, cell=cell.index + 1))
                 ctx = Context(t, url_for(asset.path), alt, **where)  # cleaned where it is shown (kinds)
             if isinstance(out, Image) and asset is None:  # refused by figure_assets
-                rendered = output_block(t["figure_refused"], "pn-output--stderr", t["stderr"], t, ctx.took)
+                rendered = output_block(t["figure_refused"], "pn-output--stderr", t["stderr"], t, ctx.took, tpl)
             else:
                 rendered = kind_of(out).html(out, ctx)
             blocks += [rendered] if rendered else []
-    blocks.append(_footer(example, record, lang, links))
+    blocks.append(_footer(tpl, example, record, lang, links))
     return blocks, used
 
 
@@ -206,14 +205,14 @@ def _shown(fresh: Freshness) -> list[DeviceOutputs]:
     return sorted(with_record, key=lambda d: (STATE_RANK[d.state], order.index(d.kind)))
 
 
-def _comparison(shown: list[DeviceOutputs], t: dict) -> str:
+def _comparison(tpl: Templates, shown: list[DeviceOutputs], t: dict) -> str:
     timed = [(device_label(d.record), d.record.provenance.duration_s) for d in shown if d.state == "fresh"]
     parts = " · ".join(f"{name} {sec:.2f} s" for name, sec in timed)
     line = t["compare"].format(parts=parts)
     if len(timed) >= 2 and min(s for _, s in timed) > 0:
         (fast, f_s), (slow, s_s) = min(timed, key=lambda x: x[1]), max(timed, key=lambda x: x[1])
         line += t["compare_ratio"].format(slow=slow, fast=fast, ratio=s_s / f_s)
-    return render("example/compare.html", line=line)
+    return tpl.render("example/compare.html", line=line)
 
 
 def _indent(block: str) -> str:
@@ -221,7 +220,7 @@ def _indent(block: str) -> str:
 
 
 def render_example(example: Example, fresh: Freshness, lang: str, url_for: Callable[[str], str],
-                   links: Links, anchor: str = "") -> tuple[str, list[Asset]]:
+                   links: Links, anchor: str = "", tpl: Templates = PACKAGE) -> tuple[str, list[Asset]]:
     """Markdown for one embed: code cells, their outputs, figures, provenance and downloads, with one
     content tab per device when the example has records of more than one.
 
@@ -232,28 +231,28 @@ def render_example(example: Example, fresh: Freshness, lang: str, url_for: Calla
         url_for: maps a site path (e.g. a figure's) to a URL relative to the page.
         links: download and notebook URLs.
         anchor: the HTML id of the block (default ``example-<chapter>-<name>``); unique on its page.
+        tpl: the site's templates (``templating.Templates``; the package's by default).
 
     Returns:
-        (markdown, assets): the Markdown to put in place of the embed line and the figure
-        files it references.
+        (markdown, assets): the Markdown to put in place of the embed line and the figure files it references.
     """
     t = STRINGS[lang]
     anchor = anchor or "example-" + example.rel[:-3].replace("/", "-")
-    head = render("example/head.html", anchor=anchor)
+    head = tpl.render("example/head.html", anchor=anchor)
     shown = _shown(fresh)
     if not shown:
         why = t["missing_cuda"] if example.needs_cuda else t["missing"]
-        blocks = [head, _notice("warning", t["missing_title"], trusted(why))]
+        blocks = [head, _notice(tpl, "warning", t["missing_title"], trusted(why))]
         blocks += [_fence(c.source, c.line, example.rel if c.index == 0 else None)
                    for c in shown_cells(example.cells, lang).values()]
-        blocks.append(_footer(example, None, lang, links))
+        blocks.append(_footer(tpl, example, None, lang, links))
         return "\n\n".join(blocks) + "\n", []
     if len(shown) == 1:
-        blocks, used = _device_blocks(example, shown[0], lang, url_for, links)
+        blocks, used = _device_blocks(tpl, example, shown[0], lang, url_for, links)
         return "\n\n".join([head, *blocks]) + "\n", used
     out, used = [head], []
     for i, dev in enumerate(shown):
-        blocks, assets = _device_blocks(example, dev, lang, url_for, links)
+        blocks, assets = _device_blocks(tpl, example, dev, lang, url_for, links)
         used += assets
         # search indexes the tab shown first; the others repeat its code (the blank lines around the tag
         # leave its content Markdown). A <section>, not a <div>: Material's search parser compares elements
@@ -264,11 +263,12 @@ def render_example(example: Example, fresh: Freshness, lang: str, url_for: Calla
             blocks = ['<section class="pn-tab-more" data-search-exclude="true">', *blocks, "</section>"]
         label = device_label(dev.record) + (t["stale_tab"] if dev.state != "fresh" else "")
         out.append(f'=== "{markdown_text(label)}"\n\n' + "\n\n".join(_indent(b) for b in blocks))
-    out.append(_comparison(shown, t))
+    out.append(_comparison(tpl, shown, t))
     return "\n\n".join(out) + "\n", used
 
 
-def verification_line(records: list[Record], lang: str, pinned: str | None, times_url: str = "") -> str:
+def verification_line(records: list[Record], lang: str, pinned: str | None, times_url: str = "",
+                      tpl: Templates = PACKAGE) -> str:
     """One line saying where and when a page's examples last ran, from their shown records.
 
     Args:
@@ -278,6 +278,7 @@ def verification_line(records: list[Record], lang: str, pinned: str | None, time
             an older torch are counted in a second sentence.
         times_url: the chapter's rows on the computation-times page (``site/times.py``), relative to
             the page; the line ends with a link to them. "" for none.
+        tpl: the site's templates (``templating.Templates``).
 
     Returns:
         An HTML paragraph, or "" when ``records`` is empty.
@@ -296,4 +297,4 @@ def verification_line(records: list[Record], lang: str, pinned: str | None, time
     if old:
         versions = t["sep_list"].join(sorted({field(r.provenance.torch or "?") for r in old}))
         text += t["sentence_gap"] + t["verified_old"].format(old=len(old), versions=versions, pinned=pinned)
-    return render("example/verified.html", t=t, text=text, times_url=times_url)
+    return tpl.render("example/verified.html", t=t, text=text, times_url=times_url)

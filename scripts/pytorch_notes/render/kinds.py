@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from pytorch_notes.execute import limits
 from pytorch_notes.render.escape import clean_text, field, one_html_line, sanitize_html
-from pytorch_notes.render.templating import render, trusted
+from pytorch_notes.render.templating import PACKAGE, Templates, trusted
 from pytorch_notes.store.model import Display, Error, Image, Output, Stream
 from pytorch_notes.store.untrusted import figure_problem, page_text
 
@@ -40,6 +40,7 @@ class Context:
         show_code: turns a source line quoted in a traceback into the page's language
             (``comments.localize``); None keeps it.
         took: the cell's run time, shown in the label of its first output (``render/html.py``).
+        templates: the site's templates (``templating.Templates``); the package's by default.
     """
 
     t: dict
@@ -50,6 +51,7 @@ class Context:
     line_map: Callable[[int], int] | None = None
     show_code: Callable[[str], str] | None = None
     took: str = ""  # the cell's run time ("0.12 s"), in the label of its first output; "" for none
+    templates: Templates = PACKAGE
 
 
 @dataclass(frozen=True)
@@ -61,13 +63,15 @@ class Kind:
     compare: Callable[[Output], list[str]]
 
 
-def output_block(text: str, classes: str, label: str, t: dict, took: str = "") -> str:
+def output_block(text: str, classes: str, label: str, t: dict, took: str = "",
+                 templates: Templates = PACKAGE) -> str:
     """A labelled output block (``templates/example/output.html``; its label, ``label.html``, holds the
     cell's run time ``took``); text of more than ``LONG_OUTPUT_LINES`` lines is collapsed."""
     body = clean_text(text).rstrip("\n")
     n = body.count("\n") + 1
     summary = t["long_output"].format(lines=n) if n > LONG_OUTPUT_LINES else ""
-    return render("example/output.html", classes=classes, label=label, took=took, summary=summary, text=body)
+    return templates.render("example/output.html", classes=classes, label=label, took=took, summary=summary,
+                            text=body)
 
 
 def _lines(text: str) -> list[str]:
@@ -105,8 +109,8 @@ def _show_quoted(line: str, show_code: Callable[[str], str]) -> str:
 def _stream_html(out: Stream, ctx: Context) -> str:  # output_block cleans the text
     text = example_text(out.text, ctx.example_path, ctx.line_map, ctx.show_code)
     if out.name == "stderr":
-        return output_block(text, "pn-output--stderr", ctx.t["stderr"], ctx.t, ctx.took)
-    return output_block(text, "pn-output--stdout", ctx.t["output"], ctx.t, ctx.took)
+        return output_block(text, "pn-output--stderr", ctx.t["stderr"], ctx.t, ctx.took, ctx.templates)
+    return output_block(text, "pn-output--stdout", ctx.t["output"], ctx.t, ctx.took, ctx.templates)
 
 
 def _stream_nb(out: Stream, ctx: Context) -> dict:
@@ -123,8 +127,9 @@ def _display_html(out: Display, ctx: Context) -> str:
     rich = out.data.get("text/html")
     if rich is not None and (clean := sanitize_html(rich)) is not None:
         body = trusted(one_html_line(clean.replace("\n", " ")))  # sanitised: markup on one line
-        return render("example/rich.html", label=ctx.t["output"], took=ctx.took, body=body)
-    return output_block(out.data.get("text/plain", ""), "pn-output--display", ctx.t["output"], ctx.t, ctx.took)
+        return ctx.templates.render("example/rich.html", label=ctx.t["output"], took=ctx.took, body=body)
+    return output_block(out.data.get("text/plain", ""), "pn-output--display", ctx.t["output"], ctx.t, ctx.took,
+                        ctx.templates)
 
 
 def _display_nb(out: Display, ctx: Context) -> dict:
@@ -196,7 +201,8 @@ def _error_html(out: Error, ctx: Context) -> str:
                                                      frames=False))
     summary = f"{out.ename}: {out.evalue}".strip().splitlines()[0] if out.evalue else out.ename
     tb = example_traceback(out, ctx.example_path, ctx.line_map, ctx.show_code)
-    return render("example/error.html", classes=classes, label=label, took=ctx.took, summary=summary, traceback=tb)
+    return ctx.templates.render("example/error.html", classes=classes, label=label, took=ctx.took, summary=summary,
+                                traceback=tb)
 
 
 def _error_nb(out: Error, ctx: Context) -> dict:
@@ -215,8 +221,8 @@ def _image_html(out: Image, ctx: Context) -> str:
     if not ctx.figure_url:
         return ""
     width, height = (min(max(int(n), 1), limits.FIGURE_PIXELS) for n in (out.width, out.height))
-    return render("example/figure.html", t=ctx.t, url=ctx.figure_url, alt=field(ctx.figure_alt, FIGURE_ALT),
-                  width=width, height=height)
+    alt = field(ctx.figure_alt, FIGURE_ALT)
+    return ctx.templates.render("example/figure.html", t=ctx.t, url=ctx.figure_url, alt=alt, width=width, height=height)
 
 
 def _image_nb(out: Image, ctx: Context) -> dict:

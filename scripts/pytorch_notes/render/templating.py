@@ -2,8 +2,10 @@
 
 A template is looked for first in the override folder of the site being built, ``pytorch-notes/`` under
 the theme's ``custom_dir`` (``docs/overrides/pytorch-notes/`` in this project: the plugin's ``on_config``
-calls ``use_overrides``), then among the package's own templates: a site overrides one the way it
-overrides one of Material's partials, by a file of the same name (CONTRIBUTING.md, "Templates").
+makes that site's ``Templates`` and hands it to the renderers), then among the package's own templates: a
+site overrides one the way it overrides one of Material's partials, by a file of the same name
+(CONTRIBUTING.md, "Templates"). ``PACKAGE`` renders with the package's own templates alone (the default of
+every renderer: the capture's checks, the notebooks, the tests).
 
 How the templates are read:
 
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -37,23 +40,34 @@ TEMPLATES = Path(__file__).resolve().with_name("templates")
 OVERRIDES = "pytorch-notes"  # the folder under the theme's custom_dir that overrides TEMPLATES
 _BREAK = re.compile(r"\r?\n[ \t]*")
 
-_overrides: Path | None = None
-_overridden: tuple[str, ...] = ()  # the files in _overrides when use_overrides last looked
+
+@dataclass(frozen=True)
+class Templates:
+    """The templates of one site: its override folder (None: the package's templates only) and the files
+    that folder held when the site's build started."""
+
+    overrides: Path | None = None
+    overridden: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, custom_dir: str | Path | None) -> Templates:
+        """A site's, whose theme ``custom_dir`` may hold ``pytorch-notes/``. Made by every build: a file added
+        to or removed from that folder (``make serve``) takes a new environment; an edited one is reloaded by
+        Jinja (``auto_reload``)."""
+        folder = Path(custom_dir) / OVERRIDES if custom_dir else None
+        found = folder.rglob("*.html") if folder is not None and folder.is_dir() else ()
+        return cls(folder, tuple(sorted(p.relative_to(folder).as_posix() for p in found)))
+
+    def search_path(self) -> list[Path]:
+        """The folders templates are looked for in, first first."""
+        return ([self.overrides] if self.overrides is not None else []) + [TEMPLATES]
+
+    def render(self, name: str, **values) -> str:
+        """The template ``name`` (e.g. ``"example/output.html"``) rendered with ``values``, as a ``str``."""
+        return str(environment(self.overrides, self.overridden).get_template(name).render(**values))
 
 
-def use_overrides(custom_dir: str | Path | None) -> None:
-    """Look for templates in ``<custom_dir>/pytorch-notes/`` before the package's (None: the package's only).
-    Called by every build: a file added to or removed from that folder (``make serve``) takes a new
-    environment; an edited one is reloaded by Jinja (``auto_reload``)."""
-    global _overrides, _overridden
-    _overrides = Path(custom_dir) / OVERRIDES if custom_dir else None
-    found = _overrides.rglob("*.html") if _overrides is not None and _overrides.is_dir() else ()
-    _overridden = tuple(sorted(p.relative_to(_overrides).as_posix() for p in found))
-
-
-def search_path() -> list[Path]:
-    """The folders templates are looked for in, first first."""
-    return ([_overrides] if _overrides is not None else []) + [TEMPLATES]
+PACKAGE = Templates()
 
 
 @cache
@@ -82,16 +96,11 @@ def environment(overrides: Path | None, overridden: tuple[str, ...] = ()):
         text = str(value) if hasattr(value, "__html__") or not ctx.autoescape else html.escape(str(value))
         return Markup(one_html_line(text)) if ctx.autoescape else one_html_line(text)
 
-    folders = [str(p) for p in ([overrides] if overrides is not None else []) + [TEMPLATES]]
+    folders = [str(p) for p in Templates(overrides).search_path()]
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(folders), autoescape=True, finalize=finalize,
                              extensions=[_OneLine], undefined=jinja2.StrictUndefined, auto_reload=True)
     env.filters["oneline"] = oneline
     return env
-
-
-def render(name: str, **values) -> str:
-    """The template ``name`` (e.g. ``"example/output.html"``) rendered with ``values``, as a ``str``."""
-    return str(environment(_overrides, _overridden).get_template(name).render(**values))
 
 
 def trusted(markup: str):

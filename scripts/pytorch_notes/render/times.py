@@ -26,7 +26,7 @@ from pytorch_notes.parse import Example
 from pytorch_notes.render.escape import markdown_text, page_provenance
 from pytorch_notes.render.html import device_label
 from pytorch_notes.render.strings import STRINGS
-from pytorch_notes.render.templating import render
+from pytorch_notes.render.templating import PACKAGE, Templates
 from pytorch_notes.store.model import Record
 from pytorch_notes.store.records import DeviceOutputs, Freshness
 
@@ -219,7 +219,7 @@ def _heads(t: dict, kinds: list[str], first: list[Cell], slowest: bool) -> list[
     return heads + ([Cell(t["times_speedup"], title=t["times_speedup_help"])] if "cuda" in kinds else [])
 
 
-def chapter_table(chapter: ChapterTimes, kinds: list[str], lang: str) -> str:
+def chapter_table(chapter: ChapterTimes, kinds: list[str], lang: str, tpl: Templates = PACKAGE) -> str:
     """The table of one chapter's examples, with a footer row of its totals."""
     t = STRINGS[lang]
     rows = []
@@ -232,11 +232,11 @@ def chapter_table(chapter: ChapterTimes, kinds: list[str], lang: str) -> str:
     foot = [c for k in kinds for c in (_total_text(total(chapter.rows, k), t), None)]
     if "cuda" in kinds:
         foot.append(_speedup_cell(total_speedup(chapter.rows)).text)
-    return render("times/table.html", t=t, heads=_heads(t, kinds, [Cell(t["times_example"], number=False)], True),
-                  rows=rows, foot={"label": t["times_chapter_total"], "cells": foot})
+    return tpl.render("times/table.html", t=t, heads=_heads(t, kinds, [Cell(t["times_example"], number=False)], True),
+                      rows=rows, foot={"label": t["times_chapter_total"], "cells": foot})
 
 
-def summary_table(chapters: list[ChapterTimes], kinds: list[str], lang: str) -> str:
+def summary_table(chapters: list[ChapterTimes], kinds: list[str], lang: str, tpl: Templates = PACKAGE) -> str:
     """One row per chapter (linking to its section): its examples and totals; a footer row for all."""
     t = STRINGS[lang]
     rows = []
@@ -254,11 +254,11 @@ def summary_table(chapters: list[ChapterTimes], kinds: list[str], lang: str) -> 
     if "cuda" in kinds:
         foot.append(_speedup_cell(total_speedup(every)).text)
     first = [Cell(t["times_chapter"], number=False), Cell(t["times_examples"])]
-    return render("times/table.html", t=t, heads=_heads(t, kinds, first, False), rows=rows,
-                  foot={"label": t["times_all_total"], "cells": foot})
+    return tpl.render("times/table.html", t=t, heads=_heads(t, kinds, first, False), rows=rows,
+                      foot={"label": t["times_all_total"], "cells": foot})
 
 
-def devices_line(rows: list[ExampleRow], kinds: list[str], lang: str) -> str:
+def devices_line(rows: list[ExampleRow], kinds: list[str], lang: str, tpl: Templates = PACKAGE) -> str:
     """For each device column, when its records were captured and on which machines, as a paragraph;
     e.g. ``CPU: 5 records captured 2026-11-25, on CPU · torch 2.13.0+cpu · isolation bwrap 0.8.0``."""
     t = STRINGS[lang]
@@ -274,24 +274,25 @@ def devices_line(rows: list[ExampleRow], kinds: list[str], lang: str) -> str:
         dates = days[0] if len(days) == 1 else t["times_range"].format(first=days[0], last=days[-1])
         parts.append(t["times_device"].format(device=KIND_NAMES[k], records=records, dates=dates,
                                               machines=t["sep_list"].join(machines)))
-    return render("times/devices.html", text=t["sep_clause"].join(parts))
+    return tpl.render("times/devices.html", text=t["sep_clause"].join(parts))
 
 
-def times_markdown(chapters: list[ChapterTimes], lang: str) -> str:
+def times_markdown(chapters: list[ChapterTimes], lang: str, tpl: Templates = PACKAGE) -> str:
     """The Markdown the page's marker line becomes: the devices, a table of chapter totals, then one
     section per chapter (a heading with the id ``chapter_anchor``, a link to the chapter's page, its
     devices and the table of its examples). Headings and tables are left out of the search index
-    (``data-search-exclude``): the chapters' own pages answer a search for their titles."""
+    (``data-search-exclude``): the chapters' own pages answer a search for their titles. ``tpl``: the site's
+    templates (``templating.Templates``)."""
     t = STRINGS[lang]
     kinds = shown_kinds(chapters)
     every = [r for c in chapters for r in c.rows]
     out = [f'## {markdown_text(t["times_summary"])} {{#times-summary data-search-exclude}}',
-           devices_line(every, kinds, lang), summary_table(chapters, kinds, lang)]
+           devices_line(every, kinds, lang, tpl), summary_table(chapters, kinds, lang, tpl)]
     for c in chapters:
         out.append(f"## {markdown_text(c.title)} {{#{chapter_anchor(c.name)} data-search-exclude}}")
         if c.page:
             out.append(f'[{markdown_text(t["times_open_chapter"])}]({c.page})')
-        out += [devices_line(c.rows, kinds, lang), chapter_table(c, kinds, lang)]
+        out += [devices_line(c.rows, kinds, lang, tpl), chapter_table(c, kinds, lang, tpl)]
     return "\n\n".join(out) + "\n"
 
 

@@ -24,6 +24,7 @@ from mkdocs.utils import get_relative_url
 from pytorch_notes.pages import PageError, find_embeds, prose_lines
 from pytorch_notes.parse import ExampleError, discover_examples, parse_example, resolve_example
 from pytorch_notes.render.html import Links, figure_assets, render_example
+from pytorch_notes.render.templating import PACKAGE
 from pytorch_notes.settings import LANGUAGES
 from pytorch_notes.site.common import log
 from pytorch_notes.site.urls import chapter_notebook_url, example_ipynb_url, lang_root, section_headings
@@ -57,6 +58,7 @@ class Embeds:
         self.building = False
         self.fresh: dict[tuple[str, str], object] = {}  # (example id, its key) -> Freshness, for one build
         self.reported: set[str] = set()  # the refused examples ``example_files`` logged in this build
+        self.templates = PACKAGE  # the site's HTML templates (``templating.Templates``), set by each build
 
     def new_build(self) -> None:
         """A build starts (outer ``on_config``): read the store's state again (a capture may have written
@@ -177,7 +179,8 @@ def _render(current: _PageEmbeds, embeds, page, config, lang: str, owner: Embeds
                       page_url=(getattr(config, "site_url", None) or "") + page_url,
                       **notebook_services((getattr(config, "extra", None) or {}).get("published_notebooks", ""),
                                           lang, e.rel))
-        current.rendered[(e.rel, e.occurrence)], _ = render_example(example, fresh, lang, url_for, links, e.anchor)
+        current.rendered[(e.rel, e.occurrence)], _ = render_example(example, fresh, lang, url_for, links, e.anchor,
+                                                                     owner.templates)
         if fresh.record is not None:
             current.shown[e.rel] = fresh.record
 

@@ -159,7 +159,8 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         project = self.project  # one object for every build (buildcache.install compares its owners by identity)
         notebooks.refuse_leftovers(project.docs_dir)
         config.markdown_extensions.append(embed.EmbedExtension(self.embeds))  # the ::: example syntax
-        templating.use_overrides(config.theme.custom_dir)  # <custom_dir>/pytorch-notes/ overrides render/templates/
+        # the HTML templates, <custom_dir>/pytorch-notes/ before render/templates/
+        self.embeds.templates = self.times.templates = templating.Templates.of(config.theme.custom_dir)
         # reuse search entries of unchanged inputs, and Markdown conversions
         buildcache.install(self.store, self.search_pool, self.serve, self.digests)
         mdcache.install(self.store, self.embeds, self.digests)

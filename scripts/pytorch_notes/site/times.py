@@ -31,6 +31,7 @@ from mkdocs.utils import get_relative_url
 from pytorch_notes.pages import PageError, all_embeds, language_pages, page_outline
 from pytorch_notes.parse import ExampleError, discover_examples, parse_example, resolve_example
 from pytorch_notes.render.html import verification_line
+from pytorch_notes.render.templating import PACKAGE
 from pytorch_notes.render.times import MARKER, ChapterTimes, chapter_anchor, example_row, times_markdown
 from pytorch_notes.settings import pinned_torch
 from pytorch_notes.site.project import Project
@@ -108,6 +109,7 @@ class TimesPage:
         self.filled_with: tuple | None = None  # the outline when a times page was last filled
         self.decided_for = None  # the rebuild's plan (``incremental.Plan``) that ``redo`` was decided for
         self.redo = False
+        self.templates = PACKAGE  # the site's HTML templates (``templating.Templates``), set by each build
 
     def fill_page(self, markdown: str, page, config, files, lang: str) -> str:
         """``markdown`` with each marker line (outside fenced code blocks) replaced by the times tables."""
@@ -124,7 +126,7 @@ class TimesPage:
             elif not fence and line.strip() == MARKER:
                 if tables is None:
                     self.filled_with = _outline(self.project.docs_dir)
-                    tables = times_markdown(chapters(config, files, page, lang, self.project), lang)
+                    tables = times_markdown(chapters(config, files, page, lang, self.project), lang, self.templates)
                 lines[i] = "\n" + tables
         return "\n".join(lines)
 
@@ -159,7 +161,8 @@ class TimesPage:
             counts = Counter(rel.split("/", 1)[0] for rel in rels)
             chapter = max(counts, key=lambda c: (counts[c], -[r.split("/", 1)[0] for r in rels].index(c)))
             url = get_relative_url(target.url, page.file.url) + "#" + chapter_anchor(chapter)
-        return verification_line(records, lang, pinned_torch(self.project.root / "constraints.txt"), url)
+        return verification_line(records, lang, pinned_torch(self.project.root / "constraints.txt"), url,
+                                 self.templates)
 
 
 def _times_file(page, files):

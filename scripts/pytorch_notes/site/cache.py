@@ -114,6 +114,11 @@ class Store:
     def path(self, kind: str, key: str) -> Path:
         return self.root / kind / key[:2] / f"{key}{SUFFIXES.get(kind, '')}"
 
+    def keep(self, kind: str, key: str) -> None:
+        """Count the entry as used by this build (``evict`` keeps it) without reading it: a value the caller
+        still holds in memory."""
+        self.used.add(self.path(kind, key))
+
     def get(self, kind: str, key: str) -> bytes | None:
         """The stored value, or None."""
         path = self.path(kind, key)

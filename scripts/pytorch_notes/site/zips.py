@@ -16,6 +16,7 @@ import zipfile
 
 from pytorch_notes.render.strings import STRINGS
 from pytorch_notes.site.cache import Store
+from pytorch_notes.site.cache import digest as cache_digest
 from pytorch_notes.site.chapters import PREFIX, Chapter
 
 DATE_TIME = (1980, 1, 1, 0, 0, 0)  # every member's time stamp: the earliest a zip holds
@@ -54,7 +55,7 @@ class ZipCache:
         contents already hashed)."""
         digests = digests or {}
         listing = sorted((name, digests.get(name) or digest(data)) for name, data in members.items())
-        key = self.store.key("bundles", listing) if self.store is not None else digest(repr(listing).encode())
+        key = self.store.key("bundles", listing) if self.store is not None else cache_digest(listing)
         found = self.memory.get(key)
         if found is None and self.store is not None:
             found = self.store.get("bundles", key)
@@ -63,7 +64,7 @@ class ZipCache:
             if self.store is not None:
                 self.store.put("bundles", key, found)
         elif self.store is not None:
-            self.store.used.add(self.store.path("bundles", key))  # from memory: still used by this build
+            self.store.keep("bundles", key)  # from memory: still used by this build
         self.memory[key] = found
         return found
 

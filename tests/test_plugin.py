@@ -77,9 +77,9 @@ EVENT_ORDER = {
     "page_content": ["pytorch-notes"],
     "page_context": ["i18n", "pytorch-notes", "material/search", "pytorch-notes"],  # around Material's indexing
     "post_page": ["mkdocs-jupyter", "pytorch-notes", "i18n"],
-    # search entries resolved and each language's 404 kept before i18n builds the other languages; the
-    # per-language search indexes and the site's clean-up after everything
-    "post_build": ["pytorch-notes", "pytorch-notes", "material/search", "mkdocs-jupyter", "i18n", "material/offline",
+    # each language's 404 kept before i18n builds the other languages; the per-language search indexes
+    # and the site's clean-up after everything
+    "post_build": ["pytorch-notes", "material/search", "mkdocs-jupyter", "i18n", "material/offline",
                    "pytorch-notes"],
     "build_error": ["pytorch-notes"],
 }

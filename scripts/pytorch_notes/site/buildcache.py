@@ -21,11 +21,11 @@ import functools
 import json
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
-from pytorch_notes.site import searchpool
 from pytorch_notes.site.cache import Store, TextDigests
-from pytorch_notes.site.searchpool import SearchPool
+from pytorch_notes.site.search import index_view
 
 
 def _toc(items) -> list:
@@ -55,25 +55,42 @@ def compiled_templates(env, store: Store) -> None:
     env.bytecode_cache = Compiled()
 
 
-def install(store: Store, pool: SearchPool | None = None, serve=None, digests: TextDigests | None = None) -> None:
+@dataclass
+class PageFields:
+    """What Material's indexing reads from a page, its HTML as the indexer reads it (``search.index_view``:
+    what Material skips whole, emptied; the same entries, from less HTML to parse)."""
+
+    url: str
+    title: str
+    meta: dict
+    toc: object  # mkdocs.structure.toc.TableOfContents
+    content: str
+
+    @classmethod
+    def of(cls, page) -> PageFields:
+        return cls(page.url, str(page.title), dict(page.meta or {}), page.toc, index_view(page.content or ""))
+
+
+def install(store: Store, serve=None, digests: TextDigests | None = None) -> None:
     """Wrap Material's search indexing with ``store`` (the plugin's ``cache.Store``), for the builds of the
-    plugin that owns ``pool``, ``serve`` and ``digests`` (``on_config``; wrapped again only when another
-    owner installs it).
+    plugin that owns ``serve`` and ``digests`` (``on_config``; wrapped again only when another owner
+    installs it).
 
     The wrapper of ``SearchIndex.add_entry_from_context`` also hands each page's entries to
-    ``serve.record_entries`` (``incremental.Serve``: ``make serve`` patches its index page by page) and,
-    under ``mkdocs build``, a page missing from the cache to ``pool`` (``searchpool``, resolved by
-    ``on_post_build`` before Material writes the index).
+    ``serve.record_entries`` (``incremental.Serve``: ``make serve`` patches its index page by page).
+    A cold build used to index the pages missing from the cache in a worker process beside the build
+    (``searchpool``, removed 2026-11-27: on this project's 2-core machine, cold builds alternated with and
+    without it took 30.0 s and 30.8 s, within their spread of 28-33 s, for 130 lines of code).
 
     Patch: Material has no public way to reuse a page's entries. No upstream issue asks for one (searched
     2026-11-27); the report that would remove this wrapper is in CONTRIBUTING.md, "Patches"."""
     from material.plugins.search.plugin import SearchIndex
 
-    owner = (pool, serve, digests, store)
+    owner = (serve, digests, store)
     installed = getattr(SearchIndex.add_entry_from_context, "_pytorch_notes_owner", None)
     if installed is not None and all(a is b for a, b in zip(installed, owner, strict=True)):
         return
-    add_entry = searchpool.materials_add_entry()
+    add_entry = materials_add_entry()
     digest = digests if digests is not None else TextDigests()
 
     @functools.wraps(add_entry)
@@ -82,11 +99,9 @@ def install(store: Store, pool: SearchPool | None = None, serve=None, digests: T
         key = None if (page.meta or {}).get("search", {}).get("exclude") else search_key(store, page, digest)
         if key is not None and (found := store.get_json("search", key)) is not None:
             self.entries.extend(found)
-        elif key is not None and pool is not None and pool.offload(self, page, key, store):  # beside the build
-            return None  # mkdocs build, not make serve: nothing to record
         else:
-            # an excluded page gives no entries (no key to compute); the others are read as the pool reads them
-            add_entry(self, page if key is None else searchpool.PageFields.of(page))
+            # an excluded page gives no entries (no key to compute); the others from less HTML (PageFields)
+            add_entry(self, page if key is None else PageFields.of(page))
             if key is not None:
                 store.put_json("search", key, self.entries[start:])
         if serve is not None:
@@ -95,6 +110,14 @@ def install(store: Store, pool: SearchPool | None = None, serve=None, digests: T
 
     add_entry_from_context._pytorch_notes_owner = owner  # type: ignore[attr-defined]
     SearchIndex.add_entry_from_context = add_entry_from_context
+
+
+def materials_add_entry():
+    """Material's own ``SearchIndex.add_entry_from_context``, also where ``install`` wrapped it."""
+    from material.plugins.search.plugin import SearchIndex  # noqa: PLC0415
+
+    method = SearchIndex.add_entry_from_context
+    return getattr(method, "__wrapped__", method)
 
 
 _THEME_FILES = "Files.add_files_from_theme.<locals>.filter"  # MkDocs' filter of a theme's static files

@@ -22,8 +22,7 @@ the output store written by ``make capture``.
 * ``on_nav``: each course section gets its chapters' notebook pages (``nav``).
 * ``on_env``: the templates in ``docs/overrides`` get the UI strings as ``pn_strings(lang)`` (``render.strings.ui``).
 * ``on_post_page``, ``on_post_build``: a 404 page per language and localised UI strings (``i18n``).
-* ``on_post_build``: first, the search entries computed beside the build in their places (``searchpool``);
-  last, one search index per language (``search``), and the files of the last build that this one did
+* ``on_post_build``: last, one search index per language (``search``), and the files of the last build that this one did
   not write again are removed (``sitedir``).
 * ``on_startup``, ``on_serve``, ``on_env``: under ``make serve``, dirty rebuilds that redo exactly what
   changed and write what a full build writes (``incremental``), files watched with inotify
@@ -71,7 +70,6 @@ from pytorch_notes.site import (
     quiet,
     rendercache,
     search,
-    searchpool,
     servewatch,
     sitedir,
     times,
@@ -107,7 +105,6 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         self.serve = incremental.Serve()  # make serve: what the last build learnt, what this one redoes
         self.prewarm = prewarm.Prewarm()  # the notebooks' conversion ahead, in a cold build
         self.site = sitedir.SiteDir()  # the last build's files, written over (MkDocs would delete them first)
-        self.search_pool = searchpool.SearchPool()  # search entries computed beside the build
         self.digests = cache.TextDigests()  # page texts hashed once for the caches' keys
         self.saved_404: dict[str, str] = {}  # language -> its 404 page (i18n.keep_404)
 
@@ -140,7 +137,6 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         # again after the plugins are loaded: importing jieba (Material's search plugin) sets its logger to DEBUG
         quiet.quiet_other_packages()
         self.serve.serve_dirty(bool(dirty) and command == "serve")
-        self.search_pool.enable(command == "build")  # index uncached pages in a worker beside the build
 
     @event_priority(AFTER_OTHERS)
     def on_serve(self, server, *, config, builder):
@@ -162,7 +158,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         # the HTML templates, <custom_dir>/pytorch-notes/ before render/templates/
         self.embeds.templates = self.times.templates = templating.Templates.of(config.theme.custom_dir)
         # reuse search entries of unchanged inputs, and Markdown conversions
-        buildcache.install(self.store, self.search_pool, self.serve, self.digests)
+        buildcache.install(self.store, self.serve, self.digests)
         mdcache.install(self.store, self.embeds, self.digests)
         buildcache.theme_listing()  # the theme's 14,500 files listed once per process, not per build
         if not _inner(config):  # the outer build (i18n builds the other languages inside it)
@@ -178,9 +174,6 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
     def on_pre_build(self, *, config) -> None:
         if not _inner(config) and not self.serve.dirty:  # make serve never cleans
             self.site.set_aside(config.site_dir)  # MkDocs' clean-up, next, finds nothing to delete
-        cold = not (self.project.cache_dir / "search").is_dir()
-        if not _inner(config) and self.serve.plan.full and cold:
-            self.search_pool.start()  # a cold build: the search worker loads jieba while the notebooks are converted
 
     @event_priority(1000)  # first: MkDocs has cleaned the site (or not, --dirty)
     def _restore_site(self, files, *, config):
@@ -256,13 +249,6 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
     def on_post_page(self, output: str, *, page, config) -> str:
         return i18n.localise(output, i18n.language(config))
 
-    @event_priority(100)  # before Material's search plugin (0) writes the index of this build
-    def _resolve_search_entries(self, *, config) -> None:
-        """The entries of the pages indexed beside the build (``searchpool``), in their places in Material's index."""
-        plugin = config.plugins.get("material/search") or config.plugins.get("search")
-        if plugin is not None and getattr(plugin, "search_index", None) is not None:
-            searchpool.resolve(plugin.search_index)
-
     @event_priority(100)  # before mkdocs-static-i18n's (-100), which builds the other languages
     def _keep_404(self, *, config) -> None:
         i18n.keep_404(config, self.saved_404)
@@ -278,9 +264,8 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
             if self.serve.plan.full:  # a dirty rebuild uses a few entries: it says nothing of the rest
                 self.store.evict()
             filememo.save()
-            self.search_pool.shutdown()
 
-    on_post_build = CombinedEvent(_resolve_search_entries, _keep_404, _finish_site)
+    on_post_build = CombinedEvent(_keep_404, _finish_site)
 
     @event_priority(AFTER_OTHERS)
     def on_build_error(self, *, error) -> None:
@@ -288,4 +273,3 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         if self.project is not None:
             self.embeds.end_build()
         self.site.forget(error)
-        self.search_pool.shutdown()

@@ -36,26 +36,3 @@ def test_a_worker_stores_what_mkdocs_jupyter_renders(tmp_path):
     prewarm.convert((path, str(entry_path), OPTIONS, 6))
     entry = json.loads(entry_path.read_text(encoding="utf-8"))
     assert entry == {"content": expected_body, "toc_tokens": expected_toc, "title": expected_title}
-
-
-def test_the_headings_of_a_notebook_are_read_as_mkdocs_jupyter_reads_them(tmp_path):
-    from mkdocs_jupyter.plugin import _get_nb_toc_tokens
-
-    md, code, raw = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell, nbformat.v4.new_raw_cell
-    notebooks = {
-        "one": [md("# 标题 · Title\n\nText with `# not a heading` in code."), code("# a comment\nprint(1)")],
-        "several": [md("# Top"), code("x = 1"), md("## Part `a`\n\nSetext\n------\n\n```\n# fenced\n```"),
-                    md("### Deep\n\n#### Deeper `x`\n\n# Second top")],
-        "sections": [md("# 自动求导 · 笔记本"), md("## leaf_and_grad_fn.py\n\n示例 `examples/a/b.py`。"), code("x")],
-        "span_across_cells": [md("Open ` tick"), md("## Kept heading\n\nclose ` tick")],
-        "none": [code("print('# no heading')")],
-        "rule_after_text": [md("Just text"), md("---\n\n## After")],  # cells apart: a rule, not a heading
-        "raw": [md("# Title"), raw("# a raw cell: mkdocs-jupyter's own export decides")],
-    }
-    for name, cells in notebooks.items():
-        path = _notebook(tmp_path, name, cells)
-        for depth in (6, 2):
-            assert prewarm.toc_tokens(path, depth) == _get_nb_toc_tokens(path, depth), (name, depth)
-    called = []
-    prewarm.toc_tokens(_notebook(tmp_path, "raw2", notebooks["raw"]), 6, lambda p, d: called.append(p) or ([], None))
-    assert called, "a notebook with a raw cell goes through the export"

@@ -6,19 +6,18 @@ other, and keeps the result in ``<cache_dir>/<key>.json``. A build with an empty
 ~0.2-0.9 s each. ``Prewarm`` (from ``on_files`` of a full build, once the notebooks are written) finds
 those whose cache entry is missing and converts them in a process pool beside the build with
 mkdocs-jupyter's own function ``convert.nb2html``, the same arguments and the same cache key (``_compute_cache_key``),
-writing the entry its page render would write; a notebook page's render waits for its entry and finds
-it. A worker
-reads a notebook's headings from its Markdown cells (``toc_tokens``) rather than from a Markdown export
-of the whole notebook by nbconvert (the same result; ~70 ms less a notebook). Nothing of nbconvert or
+writing the entry its page render would write (the body and mkdocs-jupyter's own headings of the
+notebook); a notebook page's render waits for its entry and finds it. Nothing of nbconvert or
 mkdocs-jupyter is patched: the site is the same with and without the pool (``PYTORCH_NOTES_PREWARM=0``
-turns it off; ``tests/test_prewarm.py``).
+turns it off; ``tests/test_prewarm.py``). It reads mkdocs-jupyter's private ``_compute_cache_key``,
+``_get_cache_path`` and ``_get_nb_toc_tokens`` (no public way to fill its cache; ``tests/test_prewarm.py``
+fails if they change).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
@@ -31,39 +30,14 @@ _NB2HTML_OPTIONS = ("kernel_name", "theme", "allow_errors", "show_input", "no_in
                     "remove_tag_config", "highlight_extra_classes", "include_requirejs", "custom_mathjax_url")
 
 
-def toc_tokens(path: str, toc_depth: int, export=None) -> tuple[list, str | None]:
-    """What mkdocs-jupyter's ``_get_nb_toc_tokens(path, toc_depth)`` returns (the table of contents and
-    the first level-1 heading), without its Markdown export of the whole notebook.
-
-    mkdocs-jupyter exports the notebook with a template that drops code cells (their outputs with them),
-    removes code spans and fenced blocks, and reads the headings of what is left: for a notebook of
-    Markdown and code cells only, that is the Markdown cells, one paragraph apart. That export took a
-    fifth of a notebook's conversion in a cold build (~10 of ~60 ms, 2 cores); a notebook with any other
-    cell (raw, unknown) still goes through it (``export``: mkdocs-jupyter's function by default).
-    ``tests/test_prewarm.py`` compares both.
-    """
-    from mkdocs_jupyter import plugin  # noqa: PLC0415 - imported where notebooks are converted
-    from mkdocs_jupyter.nbconvert2 import _strip_if_no_heading  # noqa: PLC0415
-
-    cells = json.loads(Path(path).read_text(encoding="utf-8")).get("cells", [])
-    if any(c.get("cell_type") not in ("markdown", "code") for c in cells):
-        return (export or plugin._get_nb_toc_tokens)(path, toc_depth)
-    body = "\n\n".join(c["source"] if isinstance(c["source"], str) else "".join(c["source"])
-                        for c in cells if c["cell_type"] == "markdown")
-    body = re.sub(r"```.*?```", "", body, flags=re.DOTALL)  # the same three steps as mkdocs-jupyter's nb2md
-    body = re.sub(r"`[^`\n]*`", "", body)
-    body = re.sub(r"`[^`]*`", _strip_if_no_heading, body)
-    tokens = plugin._get_markdown_toc(body, toc_depth)
-    return tokens, next((t["name"] for t in tokens if t["level"] == 1), None)
-
-
 def convert(job: tuple[str, str, dict, int]) -> str:
     """Worker: render one notebook as mkdocs-jupyter's page render does and store its cache entry."""
     from mkdocs_jupyter import convert as nbconvert  # noqa: PLC0415 - imported in the worker
+    from mkdocs_jupyter import plugin  # noqa: PLC0415
 
     path, cache_path, options, toc_depth = job
     body = nbconvert.nb2html(path, **options)
-    tokens, title = toc_tokens(path, toc_depth)
+    tokens, title = plugin._get_nb_toc_tokens(path, toc_depth)  # what its page render stores beside the body
     write_atomic(Path(cache_path), json.dumps({"content": body, "toc_tokens": tokens, "title": title}))
     return path
 

@@ -60,61 +60,19 @@ def page_classes(html: str) -> set[str]:
     return found
 
 
-# --- a small CSS reader: enough for nbconvert's minified stylesheets ------------------------------
-
-def _blocks(css: str) -> list[tuple[str, str | None]]:
-    """Top-level items of ``css``: (prelude, body) for ``x { body }``, (statement, None) for ``@x ...;``."""
-    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
-    items, i, n = [], 0, len(css)
-    while i < n:
-        j = i
-        while j < n and css[j] not in "{;":
-            if css[j] in "\"'":
-                j = css.index(css[j], j + 1)
-            j += 1
-        prelude = css[i:j].strip()
-        if j >= n:
-            break
-        if css[j] == ";":
-            items.append((prelude, None))
-            i = j + 1
-            continue
-        depth, k = 1, j + 1
-        while k < n and depth:
-            if css[k] in "\"'":
-                k = css.index(css[k], k + 1)
-            elif css[k] == "{":
-                depth += 1
-            elif css[k] == "}":
-                depth -= 1
-            k += 1
-        items.append((prelude, css[j + 1:k - 1]))
-        i = k
-    return items
-
-
-def _split_top_level(text: str, sep: str, opens: str = "(", closes: str = ")") -> list[str]:
-    """``text`` split on ``sep`` outside brackets, each part stripped, empty ones left out."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in opens:
-            depth += 1
-        elif ch in closes:
-            depth -= 1
-        elif ch == sep and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-    parts.append(text[start:].strip())
-    return [p for p in parts if p]
-
-
-def _split_selectors(prelude: str) -> list[str]:
-    """A selector list split on its top-level commas (not those inside ``:not(...)`` and the like)."""
-    return _split_top_level(prelude, ",", "([", ")]")
-
-
-def _declarations(body: str) -> list[str]:
-    return _split_top_level(body, ";")
+def _split(tokens, sep: str) -> list[str]:
+    """Tokens of a prelude or a block (tinycss2) as text, split on the top-level ``sep`` (a selector
+    list's commas, a block's semicolons; brackets are single tokens), each part stripped, empty ones left out."""
+    import tinycss2  # noqa: PLC0415 - the generator's (python -m ...), not the build's
+    parts, current = [], []
+    for token in tokens:
+        if token.type == "literal" and token.value == sep:
+            parts.append(current)
+            current = []
+        else:
+            current.append(token)
+    parts.append(current)
+    return [text for part in parts if (text := tinycss2.serialize(part).strip())]
 
 
 def _keep_selector(selector: str, classes: set[str]) -> bool:
@@ -123,22 +81,21 @@ def _keep_selector(selector: str, classes: set[str]) -> bool:
     return all(c in classes for c in _CLASS.findall(bare))
 
 
-def _rules(css: str, classes: set[str]) -> list[tuple[str, list[str] | list]]:
-    """The kept rules: (selector list, declarations), or (``@media …``, nested rules)."""
+def _rules(rules, classes: set[str]) -> list[tuple[str, list[str] | list]]:
+    """The kept rules of ``rules`` (tinycss2's, parsed without comments and whitespace): (selector list,
+    declarations), or (``@media …``, nested rules)."""
+    import tinycss2  # noqa: PLC0415
     kept: list = []
-    for prelude, body in _blocks(css):
-        if body is None:
-            continue  # @charset, @import: nothing the page needs
-        if prelude.startswith("@media") or prelude.startswith("@supports"):
-            inner = _rules(body, classes)
+    for rule in rules:
+        if rule.type == "at-rule" and rule.lower_at_keyword in ("media", "supports") and rule.content:
+            inner = _rules(tinycss2.parse_rule_list(rule.content, skip_comments=True, skip_whitespace=True), classes)
             if inner:
-                kept.append((prelude, inner))
-        elif prelude.startswith("@"):
-            continue  # @font-face, @keyframes: nbconvert's fonts and animations belong to JupyterLab's UI
-        else:
-            selectors = [s for s in _split_selectors(prelude) if _keep_selector(s, classes)]
+                kept.append((f"@{rule.at_keyword} {tinycss2.serialize(rule.prelude).strip()}", inner))
+        elif rule.type == "qualified-rule":
+            selectors = [s for s in _split(rule.prelude, ",") if _keep_selector(s, classes)]
             if selectors:
-                kept.append((",".join(selectors), _declarations(body)))
+                kept.append((",".join(selectors), _split(rule.content, ";")))
+        # @charset, @import, @font-face, @keyframes: nothing the notebook pages need (JupyterLab's UI)
     return kept
 
 
@@ -153,7 +110,9 @@ def _walk(rules):
 def trim(stylesheets: list[str], classes: set[str]) -> str:
     """The rules of ``stylesheets`` whose selectors can match markup using only ``classes``, and the
     custom properties they use (transitively); every other custom property declaration is dropped."""
-    rules = [r for css in stylesheets for r in _rules(css, classes)]
+    import tinycss2  # noqa: PLC0415 - CSS parsed by tinycss2 (Kozea's, also nbconvert's sanitizer's)
+    rules = [r for css in stylesheets
+             for r in _rules(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True), classes)]
     defined: dict[str, list[str]] = {}
     for _, decls in _walk(rules):
         for d in decls:

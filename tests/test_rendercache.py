@@ -56,7 +56,7 @@ def on_config(config):
 
 
 def on_env(env, config, files):
-    rendercache.install(env, config, STORE[0])
+    return rendercache.install(env, config, STORE[0])
 """
 ENTRIES = Path(".cache") / "pytorch-notes"  # the one cache of the checkout: page/ and markdown/
 

@@ -39,8 +39,9 @@ def search_key(store: Store, page, digests: TextDigests) -> str:
                                 _toc(page.toc), digests(page.content)])
 
 
-def compiled_templates(env, store: Store) -> None:
-    """Give the theme's Jinja environment a bytecode cache in ``store`` (``on_env``)."""
+def compiled_templates(env, store: Store):
+    """The theme's Jinja environment with a bytecode cache in ``store`` (``on_env``): an overlay of
+    ``env`` (Jinja's ``Environment.overlay``: the same loader, filters and globals), ``env`` unchanged."""
     from jinja2 import BytecodeCache  # noqa: PLC0415 - MkDocs has loaded Jinja by now
 
     class Compiled(BytecodeCache):
@@ -52,7 +53,7 @@ def compiled_templates(env, store: Store) -> None:
         def dump_bytecode(self, bucket) -> None:
             store.put("jinja", store.key("jinja", bucket.key), bucket.bytecode_to_string())
 
-    env.bytecode_cache = Compiled()
+    return env.overlay(bytecode_cache=Compiled())
 
 
 @dataclass

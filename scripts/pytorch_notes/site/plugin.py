@@ -206,10 +206,9 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
     @event_priority(AFTER_OTHERS)  # after mkdocs-static-i18n's
     def on_env(self, env, *, config, files):
         env.globals["pn_strings"] = ui  # the UI strings of a language, for docs/overrides (404, footer)
-        buildcache.compiled_templates(env, self.store)  # Material's templates compiled once, not per build
-        rendercache.install(env, config, self.store, self.digests)  # an unchanged page is not rendered again
+        env = buildcache.compiled_templates(env, self.store)  # Material's templates compiled once, not per build
         self.serve.restore_skipped_pages(files)  # titles of the pages a dirty rebuild did not read
-        return env
+        return rendercache.install(env, config, self.store, self.digests)  # an unchanged page is not rendered again
 
     @event_priority(AFTER_OTHERS)  # after mkdocs-static-i18n's (50)
     def on_page_markdown(self, markdown: str, *, page, config, files) -> str:

@@ -148,16 +148,32 @@ class _PageTemplate:
         return self._cached(self._template, dict(*args, **kwargs))
 
 
-def install(env, config, store: Store, digests: TextDigests | None = None) -> Store | None:
-    """Make the page renders of this build's template environment ``env`` go through ``store`` (``on_env``;
-    the plugin's, kept for both languages' builds and every rebuild of ``make serve``).
+class PageRenders:
+    """The build's Jinja environment as ``on_env`` hands it back to MkDocs: the same environment (every
+    attribute read from it), whose ``get_template`` gives page templates that go through the cache. MkDocs
+    uses the environment ``on_env`` returns, and only its ``get_template``, to render pages and static
+    templates (``mkdocs.commands.build``); Jinja loads the templates a template extends or includes from
+    the environment itself, and those are left as they are. Nothing of Jinja's environment is changed."""
 
-    MkDocs renders a page with ``env.get_template(name).render(context)``; Jinja itself loads the
-    templates a template extends or includes with a parent name, and those are left as they are.
-    Returns the store, or None when ``PYTORCH_NOTES_RENDER_CACHE=0`` turns it off.
+    def __init__(self, env, cached) -> None:
+        self._env = env
+        self._cached = cached
+
+    def __getattr__(self, name):
+        return getattr(self._env, name)
+
+    def get_template(self, name, parent=None, globals=None):
+        template = self._env.get_template(name, parent, globals)
+        return template if parent is not None else _PageTemplate(template, self._cached)
+
+
+def install(env, config, store: Store, digests: TextDigests | None = None):
+    """The environment MkDocs should render this build's pages with (``on_env`` returns it): ``env``,
+    whose page renders go through ``store`` (the plugin's, kept for both languages' builds and every
+    rebuild of ``make serve``), or ``env`` itself when ``PYTORCH_NOTES_RENDER_CACHE=0`` turns the cache off.
     """
     if os.environ.get("PYTORCH_NOTES_RENDER_CACHE", "1") == "0":
-        return None
+        return env
     digests = TextDigests() if digests is None else digests
     site: dict[str, str] = {}
 
@@ -177,11 +193,4 @@ def install(env, config, store: Store, digests: TextDigests | None = None) -> St
         store.put("page", key, html)
         return html
 
-    get_template = env.get_template
-
-    def get_page_template(name, parent=None, globals=None):
-        template = get_template(name, parent, globals)
-        return template if parent is not None else _PageTemplate(template, cached)
-
-    env.get_template = get_page_template
-    return store
+    return PageRenders(env, cached)

@@ -88,6 +88,12 @@ def test_words_that_name_no_topic_are_left_out(tab, base):
     assert page.evaluate(query, ".to(device)") == "to^1 device"
     # a pasted flag: "--x" was an invalid lunr query (nothing shown), "-x" would exclude the word
     assert page.evaluate(query, "torchrun --nproc_per_node") == "torchrun *nproc_per_node"
+    # quotes in a pasted message are its text, not Material's "all of these words" (nothing was found);
+    # a query that is one quoted phrase keeps them
+    assert '"' not in page.evaluate(query, 'Unexpected key(s) in state_dict: "module.fc.weight"')
+    assert page.evaluate(query, '"state_dict"') == '"state_dict"'
+    found = search_pages(page, 'Missing key(s) in state_dict: "fc.bias"')
+    assert "saving/" in [r.rsplit("/", 2)[-2] + "/" for r in found[:3]], found
 
 
 PASTE_JS = """(text) => {

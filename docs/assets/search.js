@@ -202,7 +202,16 @@
     return raw.replace(/(^|\s)(?=[A-Za-z]\w*_\w)/g, "$1*");
   }
 
+  /* Quotes are Material's "all of these words": a pasted message that quotes a name (Unexpected key(s) in
+     state_dict: "module.fc.weight") then required words no section has together, and nothing was shown.
+     Only a query that is one quoted phrase, or nearly, keeps them. */
+  function pastedQuotes(raw) {
+    var outside = raw.replace(/["\u201c\u201d][^"\u201c\u201d]*["\u201c\u201d]/g, " ").trim();
+    return /["\u201c\u201d]/.test(raw) && outside.split(/\s+/).length >= 2 ? raw.replace(/["\u201c\u201d]/g, " ") : raw;
+  }
+
   window.__pnSearchQuery = function (raw) {
+    raw = pastedQuotes(raw);
     return identifiersInside(shortWordsExact(withoutWeakTerms(withoutLoneDigits(stemmed(segment(
       withoutEnglishStopWords(raw)), raw)))));
   };

@@ -45,11 +45,13 @@ SHARED = ("mkdocs.yml", "docs/twins.json", "docs/overrides", "docs/assets", "scr
 @dataclass
 class Plan:
     """What one rebuild must redo. ``pages``: absolute source paths of the pages to re-render
-    (Markdown pages and notebooks), meaningful only when ``full`` is False."""
+    (Markdown pages and notebooks), and ``examples``: the examples whose file or records changed (the
+    others are not read again, ``embed.Embeds.new_build``), both meaningful only when ``full`` is False."""
 
     full: bool
     reason: str
     pages: set[str] = field(default_factory=set)
+    examples: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -108,6 +110,7 @@ class Serve:
         if moved := sorted(k for k in headings if headings[k] != old_headings.get(k)):
             return Plan(True, f"the first heading of {moved[0]} changed")
         pages: set[str] = set()
+        examples = {_example_of(rel) for rel in changed if rel.startswith("examples/")}
         docs = project.docs_dir
         embeds = all_embeds(docs)
         for rel in changed:
@@ -116,14 +119,12 @@ class Serve:
                 pages.update(str(docs / lg / page) for lg in LANGUAGES)  # the page and its twin (lag banner)
                 # the home page's course map shows each page's description and example count (coursemap.py)
                 pages.update(str(docs / lg / "index.md") for lg in LANGUAGES)
-            elif rel.startswith("examples/"):
-                example = _example_of(rel)
-                for e in embeds:
-                    if e.rel == example:  # docs/<lang>/<page>.md: the page and its chapter notebook
-                        _, lg, page = e.page.split("/", 2)
-                        pages.add(str(docs / lg / page))
-                        pages.add(str(notebook_source(project.cache_dir, lg, page)))
-        return Plan(False, f"{len(changed)} changed input(s)", pages)
+        for e in embeds:
+            if e.rel in examples:  # docs/<lang>/<page>.md: the page and its chapter notebook
+                _, lg, page = e.page.split("/", 2)
+                pages.add(str(docs / lg / page))
+                pages.add(str(notebook_source(project.cache_dir, lg, page)))
+        return Plan(False, f"{len(changed)} changed input(s)", pages, examples)
 
     def mark_for_rebuild(self, files, lang: str) -> None:
         """Escalate to a full rebuild if this language's pages differ from the previous build's; then make

@@ -170,7 +170,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
             # parsed examples, loaded records, localized comments: kept across builds, under that digest
             filememo.persist(project.cache_dir / "memo", self.store.env.digest())
             self.serve.start_build(config, project)
-            self.embeds.new_build()
+            self.embeds.new_build(None if self.serve.plan.full else self.serve.plan.examples)  # serve: what changed
             self.notebooks.new_build()
         return config
 

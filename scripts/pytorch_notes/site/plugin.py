@@ -108,6 +108,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         self.prewarm = prewarm.Prewarm()  # the notebooks' conversion ahead, in a cold build
         self.site = sitedir.SiteDir()  # the last build's files, written over (MkDocs would delete them first)
         self.search_pool = searchpool.SearchPool()  # search entries computed beside the build
+        self.search_written = search.Written()  # each language's index as last written, by entry
         self.digests = cache.TextDigests()  # page texts hashed once for the caches' keys
         self.saved_404: dict[str, str] = {}  # language -> its 404 page (i18n.keep_404)
 
@@ -269,7 +270,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
 
     @event_priority(-200)  # after i18n merged every language into one index
     def _finish_site(self, *, config) -> None:
-        search.split_search_index(config, self.serve)
+        search.split_search_index(config, self.serve, self.search_written)
         if not _inner(config):  # the outer build: every language is written
             self.prewarm.finish()
             quiet.report_notebook_conversions()

@@ -50,12 +50,12 @@ def _code_lines(doc: dict) -> frozenset[str]:
 
 def _boilerplate(lines: list[tuple[dict, frozenset[str]]], share: float = BOILERPLATE_SHARE) -> frozenset[str]:
     """The code lines (``without_boilerplate_code``) of the entries in ``lines``: (entry, its code lines)."""
-    pages_of: dict[str, set[str]] = {}
+    of_page: dict[str, set[str]] = {}
     for doc, found in lines:
-        for line in found:
-            pages_of.setdefault(line, set()).add(doc["location"].split("#")[0])
-    with_code = {page for pages in pages_of.values() for page in pages}
-    return frozenset(line for line, pages in pages_of.items() if len(pages) >= max(2, share * len(with_code)))
+        if found:
+            of_page.setdefault(doc["location"].split("#")[0], set()).update(found)
+    pages = Counter(line for found in of_page.values() for line in found)  # line -> pages with it
+    return frozenset(line for line, n in pages.items() if n >= max(2, share * len(of_page)))
 
 
 def _strip(doc: dict, common: frozenset[str]) -> dict:

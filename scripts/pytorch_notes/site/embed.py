@@ -57,7 +57,7 @@ class Embeds:
         self.examples_dir = examples_dir
         self.current: _PageEmbeds | None = None
         self.building = False
-        self.known: dict[str, dict] = {}  # example id -> what -> value (``_known``)
+        self.known: dict[str, dict] = {}  # example id -> what -> value (``keep``)
         self.reported: set[str] = set()  # the refused examples ``example_files`` logged in this build
         self.templates = PACKAGE  # the site's HTML templates (``templating.Templates``), set by each build
 
@@ -77,8 +77,9 @@ class Embeds:
         reads the examples and the store."""
         self.building = False
 
-    def _known(self, rel: str, what, make):
-        """``make()``, kept for example ``rel`` under ``what`` during a build (errors are not kept)."""
+    def keep(self, rel: str, what, make):
+        """``make()``, a value of example ``rel``'s file and records only, kept under ``what`` from its first
+        call in a build until they change (``new_build``); outside a build, made every time. Errors are not kept."""
         if not self.building:
             return make()
         slot = self.known.setdefault(rel, {})
@@ -88,24 +89,24 @@ class Embeds:
 
     def example(self, rel: str):
         """``parse_example`` of example ``rel``, once per build. Raises what it raises."""
-        return self._known(rel, "example", lambda: parse_example(resolve_example(rel, self.examples_dir),
+        return self.keep(rel, "example", lambda: parse_example(resolve_example(rel, self.examples_dir),
                                                                  self.examples_dir))
 
     def source(self, rel: str) -> str:
         """The text of example ``rel`` (``example`` accepted it). Raises ExampleError, OSError."""
-        return self._known(rel, "source", lambda: self.example(rel).path.read_text(encoding="utf-8"))
+        return self.keep(rel, "source", lambda: self.example(rel).path.read_text(encoding="utf-8"))
 
     def freshness(self, example):
         """``records.freshness(example)``, read once per build: the build asks for each example ~8 times
         (its embeds and notebooks in both languages, downloads, figures: 1,306 calls, 0.2 s of a dirty
         rebuild under ``cProfile``). Raises what ``freshness`` raises; an error is not kept."""
-        return self._known(example.rel, ("fresh", example.key), lambda: freshness(example, self.examples_dir))
+        return self.keep(example.rel, ("fresh", example.key), lambda: freshness(example, self.examples_dir))
 
     def figures(self, record) -> dict:
         """``figure_assets(record)`` (their PNG bytes decoded), once per build and record."""
         if record is None:
             return {}
-        found = self._known(record.example, ("figures", record.device_kind), lambda: (record, figure_assets(record)))
+        found = self.keep(record.example, ("figures", record.device_kind), lambda: (record, figure_assets(record)))
         return found[1] if found[0] is record else figure_assets(record)
 
     def shown_example(self, rel: str):

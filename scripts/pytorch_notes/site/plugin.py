@@ -120,7 +120,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         self.embeds = embed.Embeds(project.examples_dir)  # the page being built; each example's store state
         self.notebooks = notebooks.NotebookSite(self.embeds, project, self.store)  # the notebooks of the current build
         self.bundles = bundles.Bundles(project.docs_dir, zips.ZipCache(self.store))  # the zips
-        self.times = times.TimesPage(project)  # the computation-times page
+        self.times = times.TimesPage(project, self.embeds)  # the computation-times page
         # the code tokens the notebook stylesheet styles
         self.tokens = notebook_styles.TokenStyles(project.docs_dir / notebook_styles.STYLESHEET)
 

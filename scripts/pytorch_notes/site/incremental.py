@@ -53,6 +53,10 @@ class Plan:
     pages: set[str] = field(default_factory=set)
     examples: set[str] = field(default_factory=set)
 
+    def redoes(self, source: str) -> bool:
+        """Whether this rebuild renders the page or notebook at ``source`` (absolute path) again."""
+        return self.full or source in self.pages
+
 
 @dataclass
 class Serve:

@@ -12,7 +12,8 @@ the output store written by ``make capture``.
   site, then put back to be written over (``sitedir``).
 * ``on_files``: add each chapter's notebook page and the notebook downloads as generated files
   (``notebooks``; nothing is written into ``docs/``), the notebooks missing from mkdocs-jupyter's cache
-  rendered ahead on every core (``prewarm``) and kept in its cache for every language
+  rendered ahead on every core (``prewarm``; under ``make serve`` by a worker kept from ``on_serve``) and
+  kept in its cache for every language
   (``notebook_view``); the ``.py`` downloads and figures (``embed``), and the zips of each chapter and
   of the course (``bundles``).
 * ``on_page_markdown``: replace each ``::: example`` line with the rendered example (``embed``) and add
@@ -146,7 +147,9 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
     @event_priority(AFTER_OTHERS)
     def on_serve(self, server, *, config, builder):
         """Watch files with inotify instead of MkDocs' 0.5 s polling (``servewatch.faster_watcher``), and
-        have jieba ready for the first rebuild's search entries."""
+        have jieba and a notebook converter (``prewarm``) ready for the first rebuild."""
+        if self.serve.dirty:
+            self.prewarm.serve()  # a worker for the notebooks of an edited example
         servewatch.load_segmenter_in_background()
         return servewatch.faster_watcher(server)
 
@@ -193,8 +196,8 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         lang = page_language(config)
         self.notebooks.add_files(files, config, lang)  # the chapter notebook pages and the .ipynb downloads
         notebook_view.keep_render_cache(self.notebooks, config)  # every language's notebooks stay in the cache
-        if not _inner(config) and self.serve.plan.full:
-            self.prewarm.start(config, self.notebooks.sources())  # a cold build renders the notebooks on every core
+        if not _inner(config):  # the notebooks it redoes rendered ahead (a cold build's on every core)
+            self.prewarm.start(config, [s for s in self.notebooks.sources() if self.serve.plan.redoes(str(s))])
         self.embeds.example_files(files, config, lang)
         self.notebooks.stamp_py_downloads(files, config, lang)  # the .py downloads: localized, with a header
         self.bundles.add_bundles(files, config, lang)  # "download all": a zip per chapter and one of the course

@@ -103,3 +103,7 @@ def test_the_store_is_read_once_per_example_in_a_build_and_every_time_outside_on
     embeds.end_build()
     embeds.freshness(example)
     assert len(reads) == 6
+    embeds.new_build({"autograd/backward.py"})  # make serve: another example changed, this one is kept
+    assert embeds.freshness(example) is first and len(reads) == 6
+    embeds.new_build({"tensors/create.py"})  # its file or a record changed: read again
+    assert embeds.freshness(example) is not first and len(reads) == 7

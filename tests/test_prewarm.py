@@ -36,3 +36,27 @@ def test_a_worker_stores_what_mkdocs_jupyter_renders(tmp_path):
     prewarm.convert((path, str(entry_path), OPTIONS, 6))
     entry = json.loads(entry_path.read_text(encoding="utf-8"))
     assert entry == {"content": expected_body, "toc_tokens": expected_toc, "title": expected_title}
+
+
+def test_make_serve_keeps_one_worker_for_the_notebooks_a_rebuild_redoes(tmp_path):
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    path = _notebook(tmp_path, "nb", [nbformat.v4.new_markdown_cell("# T")])
+    cache = tmp_path / "cache"
+    options = {k: OPTIONS[k] for k in prewarm._NB2HTML_OPTIONS}
+    plugin = SimpleNamespace(config={"cache": True, "execute": False, "cache_dir": str(cache), "toc_depth": 6,
+                                     **options})
+    config = SimpleNamespace(plugins={"mkdocs-jupyter": plugin})
+    warm = prewarm.Prewarm()
+    warm.serve()
+    try:
+        assert warm.start(config, [Path(path)]) == 1, "one notebook is enough: the worker is there already"
+        warm.wait(path)
+        warm.finish()
+        assert warm.pool is not None and len(list(cache.glob("*.json"))) == 1, "the worker stays for the next rebuild"
+        assert warm.start(config, [Path(path)]) == 0  # in the cache now
+    finally:
+        warm.finish(cancel=True)  # a failed rebuild's: what is pending is dropped, the worker stays
+        assert warm.pool is not None
+        warm.pool.shutdown()

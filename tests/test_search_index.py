@@ -25,6 +25,27 @@ def test_code_lines_many_pages_repeat_leave_the_index_and_the_rest_stays():
     assert search.without_boilerplate_code({"docs": rare})["docs"][0]["text"].count("import torch") == 1
 
 
+def test_a_served_rebuild_writes_the_index_a_full_build_writes_from_the_rebuilt_entries():
+    from pytorch_notes.site import searchwords
+
+    def entry(page: str, code: str) -> dict:
+        return {"location": f"{page}/", "title": "张量", "text": f"<p>叶子节点</p><pre><code>{code}</code></pre>"}
+
+    def full(docs: list[dict]) -> tuple[list[dict], dict]:
+        out = searchwords.mark_index(search.without_boilerplate_code({"docs": docs}))["docs"]
+        return out, searchwords.vocabulary(out)
+
+    written = search.Written()
+    docs = [entry(f"p{i}", f"x = {i}") for i in range(8)]
+    assert written.docs("zh", docs) == full(docs)
+    first = written.known["zh"][id(docs[1])][3]
+    docs[0] = entry("p0", "y = 0")  # the page rebuilt: a new entry; the others are the same objects
+    assert written.docs("zh", docs) == full(docs) and written.known["zh"][id(docs[1])][3] is first
+    docs[2:4] = [entry("p2", "x = 1"), entry("p3", "x = 1")]  # now on 4 of 8 pages: boilerplate everywhere
+    assert written.docs("zh", docs) == full(docs) and "x = 1" not in written.docs("zh", docs)[0][1]["text"]
+    assert written.docs("en", docs[:1]) == full(docs[:1]) and len(written.known["en"]) == 1
+
+
 def test_material_scrubs_only_pages_it_may_change_and_every_page_gets_its_content_back():
     from types import SimpleNamespace
 

@@ -29,12 +29,14 @@ The same inputs give the same bytes, kept in memory and on disk (``zips``), so `
 
 from __future__ import annotations
 
+import contextlib
 import html
 from pathlib import Path
 
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
+from pytorch_notes.filememo import stat_key
 from pytorch_notes.pages import prose_lines
 from pytorch_notes.parse import cell_options
 from pytorch_notes.render.strings import STRINGS, plural
@@ -66,6 +68,7 @@ class Bundles:
         self.docs_dir = docs_dir
         self.zips = ZipCache() if zips is None else zips
         self.links: dict[str, dict[str, Chapter]] = {}
+        self.members: dict[str, tuple] = {}  # site path of a .py download -> what ``_members`` found
 
     def add_bundles(self, files, config, lang: str) -> None:
         """``on_files``, after ``NotebookSite.stamp_py_downloads``: add the zips of ``lang`` to the site.
@@ -77,6 +80,7 @@ class Bundles:
         found = chapters(lang, nav_pages(config.nav or []), self.docs_dir)
         by_src = {f.src_uri: f for f in files}  # (i18n's get_file_from_path walks paths: 40 ms for 324 calls)
         contents: dict[str, bytes] = {}  # <chapter>/<name>.py or .ipynb -> the bytes the site serves
+        digests: dict[str, str] = {}  # and their sha256
         per_chapter: list[tuple[Chapter, dict[str, str]]] = []  # chapter, name in its folder -> key of contents
         raises_in: set[str] = set()
         for chapter in found:
@@ -88,21 +92,17 @@ class Bundles:
                     continue
                 kept.append(rel)
                 name, stem = rel.rsplit("/", 1)[-1], rel[: -len(".py")]
-                contents[rel] = data = py.content_bytes
-                names[name] = rel
-                # a cell meant to raise (the .py download keeps the markers as written), which the README explains
-                if any("raises" in options for _, options in cell_options(data.decode("utf-8"), rel)):
-                    raises_in.add(chapter.page)
                 notebook = by_src.get(lang_root(lang) + example_ipynb_url(rel))  # the example's .ipynb download
-                if notebook is not None and notebook.abs_src_path:
-                    try:
-                        contents[stem + ".ipynb"] = Path(notebook.abs_src_path).read_bytes()
-                        names[name[: -len(".py")] + ".ipynb"] = stem + ".ipynb"
-                    except OSError:
-                        pass
+                raises, members = self._members(py, notebook.abs_src_path if notebook is not None else None, rel)
+                if raises:  # a cell meant to raise, which the README explains
+                    raises_in.add(chapter.page)
+                contents[rel], digests[rel] = members[0]
+                names[name] = rel
+                if len(members) > 1:
+                    contents[stem + ".ipynb"], digests[stem + ".ipynb"] = members[1]
+                    names[name[: -len(".py")] + ".ipynb"] = stem + ".ipynb"
             if kept:
                 per_chapter.append((Chapter(chapter.page, chapter.title, tuple(kept)), names))
-        digests = {key: digest(data) for key, data in contents.items()}
 
         site_name = config.site_name or PREFIX
         course: dict[str, bytes] = {}
@@ -128,6 +128,25 @@ class Bundles:
             files.append(File.generated(config, course_url(lang), content=self.zips.zip(course, course_digests)))
         # the memory keeps the zips of the last few builds (each language, chapters and course)
         self.zips.keep(4 * (sum(len(v) for v in self.links.values()) + len(self.links)))
+
+    def _members(self, py, ipynb: str | None, rel: str) -> tuple[bool, list[tuple[bytes, str]]]:
+        """Whether the ``.py`` download ``py`` (a ``File``) has a cell meant to raise (it keeps the markers as
+        written), and the (bytes, sha256) of it and of the notebook file ``ipynb`` (none when unreadable);
+        kept while the download's text is the same object (``NotebookSite._py_download`` keeps it) and the
+        notebook's stat is the same (``filememo.stat_key``)."""
+        text = py.content_string if py.abs_src_path is None else None  # the stamped download's own text
+        stamp = (ipynb, stat_key(ipynb) if ipynb else None)
+        found = self.members.get(py.src_uri)
+        if found is None or text is None or found[0] is not text or found[1] != stamp:
+            data = py.content_bytes
+            members = [(data, digest(data))]
+            if ipynb:
+                with contextlib.suppress(OSError):
+                    notebook = Path(ipynb).read_bytes()
+                    members.append((notebook, digest(notebook)))
+            raises = any("raises" in options for _, options in cell_options(data.decode("utf-8"), rel))
+            found = self.members[py.src_uri] = (text, stamp, raises, members)
+        return found[2], found[3]
 
     def chapter_link(self, page, config, lang: str) -> str:
         """``on_page_markdown``: the paragraph linking a chapter page to its zip (relative URL), or "" for a

@@ -17,6 +17,7 @@ from pathlib import Path
 import yaml
 from mkdocs.exceptions import PluginError
 
+from pytorch_notes.filememo import file_memo
 from pytorch_notes.pages import PageError, find_embeds, first_heading, page_title, split_front_matter
 from pytorch_notes.render.strings import STRINGS, plural
 
@@ -25,6 +26,7 @@ LEFT_OUT: tuple[str, ...] = ()  # nav sections not listed (none today: the about
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 
 
+@file_memo  # every page, for the home page of each language, redone after every page edit under make serve
 def page_facts(path: Path, name: str) -> tuple[str, str, int]:
     """(title, description, examples embedded) of a chapter page; the title is the one the nav shows
     (``pages.page_title``).

@@ -50,46 +50,70 @@ class _PageEmbeds:
 class Embeds:
     """The embeds of the plugin's builds of the examples in ``examples_dir`` (the checkout's, ``project``):
     the page being built (MkDocs renders one page at a time: ``on_page_markdown``, then its Markdown) and,
-    between ``new_build`` and ``end_build``, each example's state in the store, read once."""
+    from ``new_build`` on, what the build reads of each example (``known``, read once): its parse, its
+    state in the store, its source, its figures."""
 
     def __init__(self, examples_dir: Path) -> None:
         self.examples_dir = examples_dir
         self.current: _PageEmbeds | None = None
         self.building = False
-        self.fresh: dict[tuple[str, str], object] = {}  # (example id, its key) -> Freshness, for one build
+        self.known: dict[str, dict] = {}  # example id -> what -> value (``keep``)
         self.reported: set[str] = set()  # the refused examples ``example_files`` logged in this build
         self.templates = PACKAGE  # the site's HTML templates (``templating.Templates``), set by each build
 
-    def new_build(self) -> None:
-        """A build starts (outer ``on_config``): read the store's state again (a capture may have written
-        since the last build) and keep it until ``end_build``."""
-        self.fresh.clear()
+    def new_build(self, changed: set[str] | None = None) -> None:
+        """A build starts (outer ``on_config``): read the examples and the store again (a capture may have
+        written since the last build). Under ``make serve`` (``changed``: the examples whose file or store
+        files changed since the last build, ``incremental.Plan.examples``) only those are read again."""
+        if changed is None:
+            self.known.clear()
+        for rel in changed or ():
+            self.known.pop(rel, None)
         self.reported.clear()
         self.building = True
 
     def end_build(self) -> None:
         """The build is over (outer ``on_post_build``, ``on_build_error``): outside a build every call
-        reads the store."""
-        self.fresh.clear()
+        reads the examples and the store."""
         self.building = False
+
+    def keep(self, rel: str, what, make):
+        """``make()``, a value of example ``rel``'s file and records only, kept under ``what`` from its first
+        call in a build until they change (``new_build``); outside a build, made every time. Errors are not kept."""
+        if not self.building:
+            return make()
+        slot = self.known.setdefault(rel, {})
+        if what not in slot:
+            slot[what] = make()
+        return slot[what]
+
+    def example(self, rel: str):
+        """``parse_example`` of example ``rel``, once per build. Raises what it raises."""
+        return self.keep(rel, "example", lambda: parse_example(resolve_example(rel, self.examples_dir),
+                                                                 self.examples_dir))
+
+    def source(self, rel: str) -> str:
+        """The text of example ``rel`` (``example`` accepted it). Raises ExampleError, OSError."""
+        return self.keep(rel, "source", lambda: self.example(rel).path.read_text(encoding="utf-8"))
 
     def freshness(self, example):
         """``records.freshness(example)``, read once per build: the build asks for each example ~8 times
         (its embeds and notebooks in both languages, downloads, figures: 1,306 calls, 0.2 s of a dirty
         rebuild under ``cProfile``). Raises what ``freshness`` raises; an error is not kept."""
-        if not self.building:
-            return freshness(example, self.examples_dir)
-        key = (example.rel, example.key)
-        found = self.fresh.get(key)
-        if found is None:
-            found = self.fresh[key] = freshness(example, self.examples_dir)
-        return found
+        return self.keep(example.rel, ("fresh", example.key), lambda: freshness(example, self.examples_dir))
+
+    def figures(self, record) -> dict:
+        """``figure_assets(record)`` (their PNG bytes decoded), once per build and record."""
+        if record is None:
+            return {}
+        found = self.keep(record.example, ("figures", record.device_kind), lambda: (record, figure_assets(record)))
+        return found[1] if found[0] is record else figure_assets(record)
 
     def shown_example(self, rel: str):
         """(the example as it is now, the record a page shows for it: ``Freshness.record``), each None when
         it cannot be read (on_page_markdown stops the build naming the page and line)."""
         try:
-            example = parse_example(resolve_example(rel, self.examples_dir), self.examples_dir)
+            example = self.example(rel)
         except (ExampleError, OSError):
             return None, None
         try:
@@ -129,7 +153,7 @@ class Embeds:
         """
         for path in discover_examples(self.examples_dir):
             try:
-                example = parse_example(path, self.examples_dir)
+                example = self.example(f"{path.parent.name}/{path.name}")  # discover_examples: <chapter>/<name>.py
             except ExampleError as exc:
                 if str(exc) not in self.reported:
                     self.reported.add(str(exc))
@@ -141,7 +165,7 @@ class Embeds:
             except StoreError:
                 continue  # reported with page and line by on_page_markdown
             for dev in devices:
-                for asset in figure_assets(dev.record).values():
+                for asset in self.figures(dev.record).values():
                     files.append(File.generated(config, asset.path, content=asset.data))
 
 
@@ -162,7 +186,7 @@ def _render(current: _PageEmbeds, embeds, page, config, lang: str, owner: Embeds
             raise PluginError(f"{page_name}:{e.line}: example {e.rel!r} not found "
                               f"(expected the file examples/{e.rel})")
         try:
-            example = parse_example(path, owner.examples_dir)
+            example = owner.example(e.rel)
             fresh = owner.freshness(example)
         except (ExampleError, StoreError) as exc:
             raise PluginError(terminal_text(f"{page_name}:{e.line}: {exc}")) from None

@@ -45,11 +45,17 @@ SHARED = ("mkdocs.yml", "docs/twins.json", "docs/overrides", "docs/assets", "scr
 @dataclass
 class Plan:
     """What one rebuild must redo. ``pages``: absolute source paths of the pages to re-render
-    (Markdown pages and notebooks), meaningful only when ``full`` is False."""
+    (Markdown pages and notebooks), and ``examples``: the examples whose file or records changed (the
+    others are not read again, ``embed.Embeds.new_build``), both meaningful only when ``full`` is False."""
 
     full: bool
     reason: str
     pages: set[str] = field(default_factory=set)
+    examples: set[str] = field(default_factory=set)
+
+    def redoes(self, source: str) -> bool:
+        """Whether this rebuild renders the page or notebook at ``source`` (absolute path) again."""
+        return self.full or source in self.pages
 
 
 @dataclass
@@ -108,6 +114,7 @@ class Serve:
         if moved := sorted(k for k in headings if headings[k] != old_headings.get(k)):
             return Plan(True, f"the first heading of {moved[0]} changed")
         pages: set[str] = set()
+        examples = {_example_of(rel) for rel in changed if rel.startswith("examples/")}
         docs = project.docs_dir
         embeds = all_embeds(docs)
         for rel in changed:
@@ -116,14 +123,12 @@ class Serve:
                 pages.update(str(docs / lg / page) for lg in LANGUAGES)  # the page and its twin (lag banner)
                 # the home page's course map shows each page's description and example count (coursemap.py)
                 pages.update(str(docs / lg / "index.md") for lg in LANGUAGES)
-            elif rel.startswith("examples/"):
-                example = _example_of(rel)
-                for e in embeds:
-                    if e.rel == example:  # docs/<lang>/<page>.md: the page and its chapter notebook
-                        _, lg, page = e.page.split("/", 2)
-                        pages.add(str(docs / lg / page))
-                        pages.add(str(notebook_source(project.cache_dir, lg, page)))
-        return Plan(False, f"{len(changed)} changed input(s)", pages)
+        for e in embeds:
+            if e.rel in examples:  # docs/<lang>/<page>.md: the page and its chapter notebook
+                _, lg, page = e.page.split("/", 2)
+                pages.add(str(docs / lg / page))
+                pages.add(str(notebook_source(project.cache_dir, lg, page)))
+        return Plan(False, f"{len(changed)} changed input(s)", pages, examples)
 
     def mark_for_rebuild(self, files, lang: str) -> None:
         """Escalate to a full rebuild if this language's pages differ from the previous build's; then make
@@ -196,11 +201,13 @@ def _inputs(project: Project) -> dict[str, tuple]:
     beside ``make serve`` would otherwise make every rebuild a full one)."""
     out = {}
     for name, root in (("docs", project.docs_dir), ("examples", project.examples_dir), ("scripts", CODE)):
-        for path in root.rglob("*"):
-            rel = f"{name}/{path.relative_to(root).as_posix()}"
-            if "__pycache__" in rel or path.name.startswith(".") or not path.is_file():
-                continue
-            out[rel] = stat_key(path)
+        for folder, dirs, names in os.walk(root):  # os, not pathlib's rglob: 3 times faster (~2,000 files)
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            at = os.path.relpath(folder, root).replace(os.sep, "/")
+            for n in names:
+                path = os.path.join(folder, n)
+                if not n.startswith(".") and os.path.isfile(path):
+                    out[f"{name}/{n}" if at == "." else f"{name}/{at}/{n}"] = stat_key(path)
     out["mkdocs.yml"] = stat_key(project.config_file)
     return out
 

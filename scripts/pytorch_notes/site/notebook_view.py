@@ -9,7 +9,6 @@ import re
 
 from mkdocs.utils import get_relative_url
 
-from pytorch_notes.render.html import figure_assets
 from pytorch_notes.render.notebook import chapter_notebook_title
 from pytorch_notes.render.strings import ui
 from pytorch_notes.site import bundles, notebook_styles
@@ -102,7 +101,7 @@ def _link_figures(html: str, examples, here: str, embeds) -> str:
     for rel in examples:
         record = embeds.shown_example(rel)[1]
         cells = {c.index: c for c in record.cells} if record is not None else {}
-        for (index, pos), asset in figure_assets(record).items():
+        for (index, pos), asset in embeds.figures(record).items():
             files["".join(cells[index].outputs[pos].data.split())] = asset.path
     if not files:
         return html

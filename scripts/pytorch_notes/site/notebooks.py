@@ -30,7 +30,7 @@ from mkdocs.structure.files import File, InclusionLevel
 
 from pytorch_notes.atomic import write_atomic
 from pytorch_notes.filememo import stat_key
-from pytorch_notes.parse import ExampleError, parse_example, resolve_example
+from pytorch_notes.parse import ExampleError
 from pytorch_notes.render.notebook import build_chapter_notebook, build_notebook, dumps, py_download
 from pytorch_notes.settings import LANGUAGES
 from pytorch_notes.site.cache import Store
@@ -251,14 +251,14 @@ class NotebookSite:
         is taken out of the site: its file is never copied (``Embeds.example_files`` logged why).
         """
         chapter_of = self.chapter_of(lang, config)
-        prefix, examples = py_url(lang, ""), self.project.examples_dir
+        prefix = py_url(lang, "")
         for f in list(files):
             src = f.src_uri
             if not (src.startswith(prefix) and src.endswith(".py")) or src.startswith(prefix + "_"):
                 continue
             rel = src[len(prefix):]
             try:
-                source = parse_example(resolve_example(rel, examples), examples).path.read_text(encoding="utf-8")
+                source = self.embeds.source(rel)
             except (ExampleError, OSError, ValueError):
                 files.remove(f)
                 continue

@@ -12,7 +12,8 @@ the output store written by ``make capture``.
   site, then put back to be written over (``sitedir``).
 * ``on_files``: add each chapter's notebook page and the notebook downloads as generated files
   (``notebooks``; nothing is written into ``docs/``), the notebooks missing from mkdocs-jupyter's cache
-  rendered ahead on every core (``prewarm``) and kept in its cache for every language
+  rendered ahead on every core (``prewarm``; under ``make serve`` by a worker kept from ``on_serve``) and
+  kept in its cache for every language
   (``notebook_view``); the ``.py`` downloads and figures (``embed``), and the zips of each chapter and
   of the course (``bundles``).
 * ``on_page_markdown``: replace each ``::: example`` line with the rendered example (``embed``) and add
@@ -105,6 +106,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         self.serve = incremental.Serve()  # make serve: what the last build learnt, what this one redoes
         self.prewarm = prewarm.Prewarm()  # the notebooks' conversion ahead, in a cold build
         self.site = sitedir.SiteDir()  # the last build's files, written over (MkDocs would delete them first)
+        self.search_written = search.Written()  # each language's index as last written, by entry
         self.digests = cache.TextDigests()  # page texts hashed once for the caches' keys
         self.saved_404: dict[str, str] = {}  # language -> its 404 page (i18n.keep_404)
 
@@ -116,7 +118,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         self.embeds = embed.Embeds(project.examples_dir)  # the page being built; each example's store state
         self.notebooks = notebooks.NotebookSite(self.embeds, project, self.store)  # the notebooks of the current build
         self.bundles = bundles.Bundles(project.docs_dir, zips.ZipCache(self.store))  # the zips
-        self.times = times.TimesPage(project)  # the computation-times page
+        self.times = times.TimesPage(project, self.embeds)  # the computation-times page
         # the code tokens the notebook stylesheet styles
         self.tokens = notebook_styles.TokenStyles(project.docs_dir / notebook_styles.STYLESHEET)
 
@@ -141,7 +143,9 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
     @event_priority(AFTER_OTHERS)
     def on_serve(self, server, *, config, builder):
         """Watch files with inotify instead of MkDocs' 0.5 s polling (``servewatch.faster_watcher``), and
-        have jieba ready for the first rebuild's search entries."""
+        have jieba and a notebook converter (``prewarm``) ready for the first rebuild."""
+        if self.serve.dirty:
+            self.prewarm.serve()  # a worker for the notebooks of an edited example
         servewatch.load_segmenter_in_background()
         return servewatch.faster_watcher(server)
 
@@ -166,7 +170,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
             # parsed examples, loaded records, localized comments: kept across builds, under that digest
             filememo.persist(project.cache_dir / "memo", self.store.env.digest())
             self.serve.start_build(config, project)
-            self.embeds.new_build()
+            self.embeds.new_build(None if self.serve.plan.full else self.serve.plan.examples)  # serve: what changed
             self.notebooks.new_build()
         return config
 
@@ -185,8 +189,8 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         lang = page_language(config)
         self.notebooks.add_files(files, config, lang)  # the chapter notebook pages and the .ipynb downloads
         notebook_view.keep_render_cache(self.notebooks, config)  # every language's notebooks stay in the cache
-        if not _inner(config) and self.serve.plan.full:
-            self.prewarm.start(config, self.notebooks.sources())  # a cold build renders the notebooks on every core
+        if not _inner(config):  # the notebooks it redoes rendered ahead (a cold build's on every core)
+            self.prewarm.start(config, [s for s in self.notebooks.sources() if self.serve.plan.redoes(str(s))])
         self.embeds.example_files(files, config, lang)
         self.notebooks.stamp_py_downloads(files, config, lang)  # the .py downloads: localized, with a header
         self.bundles.add_bundles(files, config, lang)  # "download all": a zip per chapter and one of the course
@@ -254,7 +258,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
 
     @event_priority(-200)  # after i18n merged every language into one index
     def _finish_site(self, *, config) -> None:
-        search.split_search_index(config, self.serve)
+        search.split_search_index(config, self.serve, self.search_written)
         if not _inner(config):  # the outer build: every language is written
             self.prewarm.finish()
             quiet.report_notebook_conversions()

@@ -11,12 +11,15 @@ notebook); a notebook page's render waits for its entry and finds it. Nothing of
 mkdocs-jupyter is patched: the site is the same with and without the pool (``PYTORCH_NOTES_PREWARM=0``
 turns it off; ``tests/test_prewarm.py``). It reads mkdocs-jupyter's private ``_compute_cache_key``,
 ``_get_cache_path`` and ``_get_nb_toc_tokens`` (no public way to fill its cache; ``tests/test_prewarm.py``
-fails if they change).
+fails if they change). Under ``make serve`` one worker is kept (``serve``), started with
+mkdocs-jupyter imported, for the notebooks a rebuild redoes (an edited example's chapter, both languages):
+it converts them on the other core while the build does the rest.
 """
 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -40,6 +43,24 @@ def convert(job: tuple[str, str, dict, int]) -> str:
     tokens, title = plugin._get_nb_toc_tokens(path, toc_depth)  # what its page render stores beside the body
     write_atomic(Path(cache_path), json.dumps({"content": body, "toc_tokens": tokens, "title": title}))
     return path
+
+
+def _ready() -> None:
+    """Worker of ``Prewarm.serve``: it leaves the server's Ctrl-C to the server, ends when the server is
+    gone, however it ended, and imports the converter now."""
+    import signal  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+
+    def orphaned() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=orphaned, daemon=True).start()
+    from mkdocs_jupyter import convert as _  # noqa: F401, PLC0415
 
 
 def missing(plugin, sources: list[Path]) -> list[tuple[str, str, dict, int]]:
@@ -70,8 +91,17 @@ class Prewarm:
 
     def __init__(self) -> None:
         self.pool: ProcessPoolExecutor | None = None
+        self.kept = False  # make serve: the pool outlives the build (``serve``)
         self.pending: dict[str, Future] = {}
         self.started = 0.0
+
+    def serve(self) -> None:
+        """``make serve`` (``on_serve``): keep one worker, started now."""
+        if self.pool is None and os.environ.get("PYTORCH_NOTES_PREWARM", "1") != "0":
+            # spawned, not forked: a forked worker would hold the server's socket, and outlive a killed server
+            spawn = multiprocessing.get_context("spawn")
+            self.pool, self.kept = ProcessPoolExecutor(max_workers=1, mp_context=spawn, initializer=_ready), True
+            self.pool.submit(int)  # the worker starts now
 
     def start(self, config, sources: list[Path]) -> int:
         """Submit the notebooks of ``sources`` missing from the cache, in the order of ``sources`` (the order
@@ -81,12 +111,13 @@ class Prewarm:
             return 0
         jobs = missing(plugin, sources)
         workers = min(os.cpu_count() or 1, len(jobs))
-        if len(jobs) < MIN_MISSES or workers < 2:
+        if not self.kept and (len(jobs) < MIN_MISSES or workers < 2):
             return 0
         self.started = time.perf_counter()
-        self.pool = ProcessPoolExecutor(max_workers=workers)
+        if not self.kept:
+            self.pool = ProcessPoolExecutor(max_workers=workers)
+            log.info(f"rendering {len(jobs)} notebooks for mkdocs-jupyter's cache on {workers} cores")
         self.pending = {job[0]: self.pool.submit(convert, job) for job in jobs}
-        log.info(f"rendering {len(jobs)} notebooks for mkdocs-jupyter's cache on {workers} cores")
         return len(jobs)
 
     def wait(self, path: str | None) -> None:
@@ -96,12 +127,18 @@ class Prewarm:
             future.result()
 
     def finish(self, cancel: bool = False) -> None:
-        """Wait for every conversion (or drop those not started: ``cancel``, a failed build) and stop."""
+        """Wait for every conversion (or drop those not started: ``cancel``, a failed build) and stop; the
+        worker of ``serve`` stays."""
         if self.pool is None:
+            return
+        if self.kept:  # make serve: the worker stays for the next rebuild
+            pending, self.pending = self.pending, {}
+            for future in pending.values():
+                _ = future.cancel() if cancel else future.result()
             return
         self.pool.shutdown(wait=True, cancel_futures=cancel)
         if not cancel:
             for future in self.pending.values():
                 future.result()
             log.info(f"rendered the notebooks for mkdocs-jupyter's cache in {time.perf_counter() - self.started:.1f} s")
-        self.pool, self.pending = None, {}
+        self.pool, self.pending, self.kept = None, {}, False

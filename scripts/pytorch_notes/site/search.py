@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
 from pytorch_notes.settings import LANGUAGES
@@ -38,27 +39,65 @@ def without_boilerplate_code(index: dict, share: float = BOILERPLATE_SHARE) -> d
     Measured on tests/search_queries.json (2026-11-27, recall@3 zh/en): 0.910/0.926 with every line,
     0.912/0.931 without those on a quarter of the pages (21 lines) or on 15 of 34 (11 lines)."""
     docs = index.get("docs", [])
-    pages_of: dict[str, set[str]] = {}
-    for doc in docs:
-        page = doc["location"].split("#")[0]
-        for block in _CODE_BLOCK.findall(doc.get("text", "")):
-            for line in {line.strip() for line in block.split("\n") if line.strip()}:
-                pages_of.setdefault(line, set()).add(page)
-    with_code = {page for pages in pages_of.values() for page in pages}
-    common = {line for line, pages in pages_of.items() if len(pages) >= max(2, share * len(with_code))}
-    if not common:
-        return index
+    common = _boilerplate([(d, _code_lines(d)) for d in docs], share)
+    return {**index, "docs": [_strip(d, common) for d in docs]} if common else index
+
+
+def _code_lines(doc: dict) -> frozenset[str]:
+    return frozenset(line.strip() for block in _CODE_BLOCK.findall(doc.get("text", ""))
+                     for line in block.split("\n") if line.strip())
+
+
+def _boilerplate(lines: list[tuple[dict, frozenset[str]]], share: float = BOILERPLATE_SHARE) -> frozenset[str]:
+    """The code lines (``without_boilerplate_code``) of the entries in ``lines``: (entry, its code lines)."""
+    of_page: dict[str, set[str]] = {}
+    for doc, found in lines:
+        if found:
+            of_page.setdefault(doc["location"].split("#")[0], set()).update(found)
+    pages = Counter(line for found in of_page.values() for line in found)  # line -> pages with it
+    return frozenset(line for line, n in pages.items() if n >= max(2, share * len(of_page)))
+
+
+def _strip(doc: dict, common: frozenset[str]) -> dict:
+    if not common or "text" not in doc:
+        return doc
 
     def strip(block: re.Match) -> str:
         kept = [line for line in block.group(1).split("\n") if line.strip() not in common]
         return "<pre><code>" + "\n".join(kept) + "</code></pre>"
 
-    return {**index, "docs": [{**d, "text": _CODE_BLOCK.sub(strip, d["text"])} if "text" in d else d for d in docs]}
+    return {**doc, "text": _CODE_BLOCK.sub(strip, doc["text"])}
 
 
-def split_search_index(config, serve) -> None:
+class Written:
+    """Each language's search entries as ``split_search_index`` last wrote them (``without_boilerplate_code``,
+    ``searchwords.mark_index``) with their words, by the identity of the entry each came from. Under
+    ``make serve`` the entries of the pages a rebuild did not redo are the same objects
+    (``incremental.Serve.serve_index``), so a rebuild processes the rebuilt pages' entries only (the
+    whole index again when the boilerplate lines change). Held by the plugin."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, dict[int, tuple]] = {}  # lang -> id(entry) -> (entry, lines, common, written, words)
+
+    def docs(self, lang: str, docs: list[dict]) -> tuple[list[dict], Counter]:
+        """The written entries of ``docs`` (``lang``'s index) and their words (``searchwords.vocabulary``)."""
+        known, kept, out, words = self.known.get(lang, {}), {}, [], Counter()
+        hits = [known[id(d)] if id(d) in known and known[id(d)][0] is d else (d, _code_lines(d)) for d in docs]
+        common = _boilerplate([hit[:2] for hit in hits])
+        for hit in hits:
+            if len(hit) == 2 or hit[2] != common:
+                written = searchwords.mark_entry(_strip(hit[0], common))
+                hit = (*hit[:2], common, written, searchwords.vocabulary([written]))
+            kept[id(hit[0])] = hit
+            out.append(hit[3])
+            words.update(hit[4])
+        self.known[lang] = kept
+        return out, words
+
+
+def split_search_index(config, serve, written: Written) -> None:
     """Give each language its own search index containing only its pages (under ``make serve``, from the
-    entries ``serve``, ``incremental.Serve``, recorded page by page).
+    entries ``serve``, ``incremental.Serve``, recorded page by page; ``written`` holds what the last one wrote).
 
     mkdocs-static-i18n writes the entries of all languages to ``search/search_index.json``.
     Material loads ``<base>/search/search_index.json``. The default language keeps
@@ -89,12 +128,12 @@ def split_search_index(config, serve) -> None:
         # make serve's next patch starts from the entries as Material wrote them: which code lines are
         # boilerplate depends on every page
         serve.remember_search(lang, entries)
-        out = without_boilerplate_code(entries)
-        out = searchwords.mark_index(out)  # Chinese words marked as the browser marks a query (searchwords.py)
-        text = json.dumps(out, ensure_ascii=False, separators=(",", ":"))
+        # without_boilerplate_code, then Chinese words marked as the browser marks a query (searchwords.py)
+        docs, words = written.docs(lang, entries.get("docs", []))
+        text = json.dumps({**entries, "docs": docs}, ensure_ascii=False, separators=(",", ":"))
         target.write_text(text, encoding="utf-8")
         target.with_name(Path(searchwords.VOCABULARY_FILE).name).write_text(
-            searchwords.vocabulary_script(out["docs"], stop), encoding="utf-8")
+            searchwords.vocabulary_script(words, stop), encoding="utf-8")
         if _offline_enabled(config):
             _write_offline_search_script(target, text)
 

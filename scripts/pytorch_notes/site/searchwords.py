@@ -78,17 +78,22 @@ def vocabulary(docs: list[dict]) -> Counter:
     return counts
 
 
+def mark_entry(doc: dict) -> dict:
+    """A copy of an entry of a Material search index whose title and text are marked."""
+    return {**doc, **{f: mark_words(doc[f]) for f in ("title", "text") if isinstance(doc.get(f), str)}}
+
+
 def mark_index(index: dict) -> dict:
     """A copy of a Material search index (``{"config", "docs"}``) whose titles and texts are marked."""
-    docs = [{**d, **{f: mark_words(d[f]) for f in ("title", "text") if isinstance(d.get(f), str)}}
-            for d in index.get("docs", [])]
-    return {**index, "docs": docs}
+    return {**index, "docs": [mark_entry(d) for d in index.get("docs", [])]}
 
 
-def vocabulary_script(docs: list[dict], stop: frozenset[str]) -> str:
+def vocabulary_script(docs: list[dict] | Counter, stop: frozenset[str]) -> str:
     """The text of ``VOCABULARY_FILE``: a script setting ``window.__pnVocabulary`` to word -> count and
-    ``window.__pnStopWords`` (a script, not JSON, so that ``make offline`` loads it from file://)."""
-    words = dict(sorted(vocabulary(docs).items()))  # stop words too: they shape the split, then are dropped
+    ``window.__pnStopWords`` (a script, not JSON, so that ``make offline`` loads it from file://). ``docs``:
+    the index's entries, or their ``vocabulary``."""
+    counts = docs if isinstance(docs, Counter) else vocabulary(docs)
+    words = dict(sorted(counts.items()))  # stop words too: they shape the split, then are dropped
     data = json.dumps(words, ensure_ascii=False, separators=(",", ":"))
     stops = json.dumps(sorted(stop), ensure_ascii=False, separators=(",", ":"))
     return f"window.__pnVocabulary={data};window.__pnStopWords={stops};\n"

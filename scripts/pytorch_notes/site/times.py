@@ -19,6 +19,7 @@ third-party request) and started by ``docs/assets/tablesort/init.js`` on ``.pn-t
 
 from __future__ import annotations
 
+import functools
 import os
 import posixpath
 import re
@@ -29,13 +30,14 @@ from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
 from pytorch_notes.pages import PageError, all_embeds, language_pages, page_outline
-from pytorch_notes.parse import ExampleError, discover_examples, parse_example, resolve_example
+from pytorch_notes.parse import ExampleError, discover_examples
 from pytorch_notes.render.html import verification_line
 from pytorch_notes.render.templating import PACKAGE
 from pytorch_notes.render.times import MARKER, ChapterTimes, chapter_anchor, example_row, times_markdown
 from pytorch_notes.settings import pinned_torch
+from pytorch_notes.site.embed import Embeds
 from pytorch_notes.site.project import Project
-from pytorch_notes.store.records import StoreError, freshness
+from pytorch_notes.store.records import StoreError
 from pytorch_notes.store.untrusted import terminal_text
 
 TIMES_PAGE = "times.md"  # in each language's folder
@@ -55,10 +57,11 @@ def _nav_pages(nav) -> list[str]:
     return out
 
 
-def chapters(config, files, page, lang: str, project: Project) -> list[ChapterTimes]:
+def chapters(config, files, page, lang: str, project: Project, examples: Embeds) -> list[ChapterTimes]:
     """Every chapter with examples of ``project``, in course order: the chapters of the pages in the nav's
     order, each titled by the first page that embeds its examples; examples in embed order, then any example
-    no page embeds. Links are relative to ``page`` (the times page); none without ``files``.
+    no page embeds, read through ``examples`` (the plugin's ``embed.Embeds``). Links are relative to ``page``
+    (the times page); none without ``files``.
 
     Raises:
         PluginError: a record of an example cannot be read (``StoreError``), naming the file.
@@ -82,20 +85,20 @@ def chapters(config, files, page, lang: str, project: Project) -> list[ChapterTi
                 found[name] = ChapterTimes(name, title or rel_page, link)
             if e.rel not in hrefs:
                 hrefs[e.rel] = (get_relative_url(target.url, page.file.url) + "#" + e.anchor) if target else ""
-    examples = project.examples_dir
-    for path in discover_examples(examples):  # any example no page embeds (the tests forbid one)
+    for path in discover_examples(project.examples_dir):  # any example no page embeds (the tests forbid one)
         rel = f"{path.parent.name}/{path.name}"
         found.setdefault(path.parent.name, ChapterTimes(path.parent.name, path.parent.name, ""))
         hrefs.setdefault(rel, "")
     for rel, href in hrefs.items():
         try:
-            example = parse_example(resolve_example(rel, examples), examples)
-            fresh = freshness(example, examples)
+            example = examples.example(rel)
+            fresh = examples.freshness(example)
         except (ExampleError, OSError):
             continue  # not published: Embeds.example_files logs it
         except StoreError as exc:
             raise PluginError(terminal_text(f"docs/{page.file.src_uri}: {exc}")) from None
-        found[rel.split("/", 1)[0]].rows.append(example_row(example, fresh, lang, href))
+        row = examples.keep(rel, ("row", lang, href), functools.partial(example_row, example, fresh, lang, href))
+        found[rel.split("/", 1)[0]].rows.append(row)
     return list(found.values())
 
 
@@ -104,8 +107,9 @@ class TimesPage:
     when it was last filled, and, under ``make serve``, whether the current rebuild redoes it; and the
     verification line of its chapters."""
 
-    def __init__(self, project: Project) -> None:
+    def __init__(self, project: Project, embeds: Embeds | None = None) -> None:
         self.project = project
+        self.embeds = embeds or Embeds(project.examples_dir)  # the plugin's: the examples read once
         self.filled_with: tuple | None = None  # the outline when a times page was last filled
         self.decided_for = None  # the rebuild's plan (``incremental.Plan``) that ``redo`` was decided for
         self.redo = False
@@ -126,7 +130,8 @@ class TimesPage:
             elif not fence and line.strip() == MARKER:
                 if tables is None:
                     self.filled_with = _outline(self.project.docs_dir)
-                    tables = times_markdown(chapters(config, files, page, lang, self.project), lang, self.templates)
+                    tables = times_markdown(chapters(config, files, page, lang, self.project, self.embeds), lang,
+                                            self.templates)
                 lines[i] = "\n" + tables
         return "\n".join(lines)
 

@@ -8,7 +8,8 @@
  *    cuts a word short when its first character is a word too) leaves it whole.
  *    Words that name no topic (question words, "equivalent", 对应, the library's name beside an API name)
  *    are left out; a word of one or two letters is searched as itself, not as a prefix.
- * 2. Pasted text (no key event) is searched at once: Material reads the box on keyup.
+ * 2. Pasted text (no key event) is searched at once: Material reads the box on keyup. Quotes inside a pasted
+ *    message are its text, not Material's "all of these words" (pastedQuotes).
  * 3. On a page opened from a result (?h=...), the searched words are highlighted here, Chinese ones
  *    included (Material's highlighter needs a word boundary before a term, which Chinese text has not:
  *    squidfunk/mkdocs-material#3990), and the parameter is removed before Material reads it.

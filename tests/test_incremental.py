@@ -132,3 +132,22 @@ def test_the_served_search_index_replaces_a_rebuilt_pages_entries_in_place():
     assert [d["location"] for d in serve.serve_index("en", {"config": {}})["docs"]] == ["b/"]
     serve.dirty = False
     assert serve.serve_index("en", base) is None  # make build splits Material's index itself
+
+
+@pytest.mark.parametrize("dirty", [True, False])
+def test_under_make_serve_materials_own_index_stays_empty(tmp_path, dirty):
+    """Material merges a served build's index into the last one's (its ``search_index_prev``): the entries
+    of make serve go to ``Serve`` only, or the merged index grew with every save."""
+    from material.plugins.search.plugin import SearchIndex
+    from mkdocs.structure.toc import get_toc
+    from pytorch_notes.site import buildcache
+    from pytorch_notes.site.cache import Store
+
+    serve = Serve(dirty=dirty)
+    buildcache.install(Store(tmp_path / "cache"), serve)
+    page = SimpleNamespace(url="a/", title="A", meta={}, toc=get_toc([]), content="<h1 id=a>A</h1><p>alpha beta</p>")
+    for _ in range(2):  # the second time from the cache
+        index = SearchIndex(lang=["en"], separator=r"[\s\-]+", pipeline=[], fields={})
+        index.add_entry_from_context(page)
+        assert serve.entries["a/"] and "alpha" in json.dumps(serve.entries["a/"])
+        assert index.entries == ([] if dirty else serve.entries["a/"])

@@ -78,7 +78,9 @@ def install(store: Store, serve=None, digests: TextDigests | None = None) -> Non
     installs it).
 
     The wrapper of ``SearchIndex.add_entry_from_context`` also hands each page's entries to
-    ``serve.record_entries`` (``incremental.Serve``: ``make serve`` patches its index page by page).
+    ``serve.record_entries`` (``incremental.Serve``: ``make serve`` patches its index page by page) and,
+    under ``make serve``, keeps them out of Material's index, which would otherwise merge every rebuild
+    into the last one's and grow with each save (its ``search_index_prev``).
     A cold build used to index the pages missing from the cache in a worker process beside the build
     (``searchpool``, removed 2026-11-27: on this project's 2-core machine, cold builds alternated with and
     without it took 30.0 s and 30.8 s, within their spread of 28-33 s, for 130 lines of code).
@@ -107,6 +109,8 @@ def install(store: Store, serve=None, digests: TextDigests | None = None) -> Non
                 store.put_json("search", key, self.entries[start:])
         if serve is not None:
             serve.record_entries(page.url, list(self.entries[start:]))
+            if serve.dirty:  # make serve writes each index from the recorded entries (incremental.serve_index)
+                del self.entries[start:]
         return None
 
     add_entry_from_context._pytorch_notes_owner = owner  # type: ignore[attr-defined]
@@ -175,7 +179,7 @@ def theme_listing() -> None:
                 listings[key] = Environment.list_templates(env, None, filter_func)
             return list(listings[key])
 
-        env.list_templates = list_templates
+        env.list_templates = list_templates  # on the environment this patch returns: part of the patch
         return env
 
     get_theme_env._pytorch_notes_listing = True  # type: ignore[attr-defined]

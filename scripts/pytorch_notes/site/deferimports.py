@@ -47,17 +47,15 @@ def defer_import(name: str) -> bool:
     """Put a stand-in for module ``name`` in ``sys.modules`` until it is used.
 
     Returns False, doing nothing, when ``name`` is imported already or cannot be found. The parent
-    package of a dotted ``name`` is imported (``importlib.util.find_spec`` needs it) and gets the
-    stand-in as its attribute, so ``from package import module`` finds it too.
+    package of a dotted ``name`` is imported (``importlib.util.find_spec`` needs it) but not changed:
+    ``from package import module`` finds the stand-in in ``sys.modules`` (the import system's fallback
+    for a submodule its package does not hold yet), and the real module, once loaded, is set on the
+    package by the import system itself.
     """
     if name in sys.modules:
         return False
     spec = importlib.util.find_spec(name)
     if spec is None:
         return False
-    stand_in = _Deferred(name, spec)
-    sys.modules[name] = stand_in
-    parent, _, child = name.rpartition(".")
-    if parent:
-        setattr(sys.modules[parent], child, stand_in)
+    sys.modules[name] = _Deferred(name, spec)
     return True

@@ -79,18 +79,9 @@ class Serve:
         if dirty and not any(isinstance(f, _NotInaccurate) for f in build_log.filters):
             build_log.addFilter(_NotInaccurate())
 
-    def start_build(self, config, project: Project) -> None:
-        """Plan this build of ``project`` and reset what it collects (``on_config`` of the outer build).
-
-        Under ``make serve`` Material's search plugin also keeps the previous build's index and merges the
-        new pages into it; under mkdocs-static-i18n that merge took every language's entries again on each
-        rebuild, so the index (and the rebuild time) doubled with every save. ``serve_index`` writes the
-        index from the entries recorded page by page, so the previous one is dropped here.
-        """
+    def start_build(self, project: Project) -> None:
+        """Plan this build of ``project`` and reset what it collects (``on_config`` of the outer build)."""
         self.entries = {}
-        search = config.plugins.get("material/search") or config.plugins.get("search")
-        if self.dirty and search is not None and hasattr(search, "search_index_prev"):
-            search.search_index_prev = None
         self.plan = self.decide(self.dirty, project)
         if self.dirty:
             log.info(f"rebuild: {'everything' if self.plan.full else f'{len(self.plan.pages)} page(s)'} "

@@ -83,7 +83,7 @@ def _restore(page, entry: dict, files) -> bool:
         links[target] = anchors
     page.content = entry["content"]
     page.toc = get_toc(entry["toc"])
-    page._title_from_render = entry["title"]
+    page._title_from_render = entry["title"]  # what MkDocs' render sets: part of the Page.render patch (install)
     page.present_anchor_ids = set(entry["anchors"])
     if logging.getLogger("mkdocs.structure.pages").getEffectiveLevel() > logging.DEBUG:
         page.links_to_anchors = links

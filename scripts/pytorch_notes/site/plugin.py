@@ -78,7 +78,7 @@ from pytorch_notes.site import (
 )
 from pytorch_notes.site.common import page_language
 from pytorch_notes.site.deferimports import defer_import
-from pytorch_notes.site.project import Project
+from pytorch_notes.site.project import CODE, Project
 from pytorch_notes.site.urls import src_language
 
 AFTER_OTHERS = -1  # after the other plugins' default handlers (0), before their late ones (-50, -100)
@@ -109,6 +109,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         self.search_written = search.Written()  # each language's index as last written, by entry
         self.digests = cache.TextDigests()  # page texts hashed once for the caches' keys
         self.saved_404: dict[str, str] = {}  # language -> its 404 page (i18n.keep_404)
+        self.watcher = servewatch.Watcher()  # make serve: saves seen by inotify
 
     def open_project(self, project: Project) -> None:
         """The objects that read and write the files of ``project`` (the first ``on_config``: MkDocs keeps
@@ -142,12 +143,13 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
 
     @event_priority(AFTER_OTHERS)
     def on_serve(self, server, *, config, builder):
-        """Watch files with inotify instead of MkDocs' 0.5 s polling (``servewatch.faster_watcher``), and
-        have jieba and a notebook converter (``prewarm``) ready for the first rebuild."""
+        """Watch the pages, examples and build code with inotify where MkDocs would poll every 0.5 s
+        (``servewatch.Watcher``), and have jieba and a notebook converter (``prewarm``) ready for the first
+        rebuild."""
         if self.serve.dirty:
             self.prewarm.serve()  # a worker for the notebooks of an edited example
         servewatch.load_segmenter_in_background()
-        return servewatch.faster_watcher(server)
+        return self.watcher.start(server, config, [self.project.examples_dir, CODE])
 
     @event_priority(AFTER_OTHERS)  # after search and offline, before mkdocs-static-i18n (-100)
     def on_config(self, config):
@@ -169,7 +171,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
             self.store.new_build()  # the environment digest of every key, read again
             # parsed examples, loaded records, localized comments: kept across builds, under that digest
             filememo.persist(project.cache_dir / "memo", self.store.env.digest())
-            self.serve.start_build(config, project)
+            self.serve.start_build(project)
             self.embeds.new_build(None if self.serve.plan.full else self.serve.plan.examples)  # serve: what changed
             self.notebooks.new_build()
         return config

@@ -90,6 +90,7 @@ def test_the_index_view_gives_materials_entries_with_less_html():
     assert len(view) < len(html) - 2 * len(code) // 3
     assert "pn-tab-more" in view and '<section class="pn-tab-more" data-search-exclude></section>' in view
     assert '<h3 id="kept">A heading</h3>' in view, "an element holding a heading is left whole"
+    assert "<code>x = 1\n</code>" in view, "the highlighter's spans leave code, its text stays"
     unclosed = "<div data-search-exclude><p>never closed</p>"  # left to Material, as it is
     assert search.index_view("<p data-search-exclude>a</p>" + unclosed) == "<p data-search-exclude></p>" + unclosed
 

@@ -160,6 +160,8 @@ def _write_offline_search_script(index_json: Path, text: str) -> None:
 _SKIPPED = re.compile(r'<(?P<tag>[a-zA-Z][\w-]*)\b(?P<attrs>[^>]*?(?:\sdata-search-exclude(?=[\s=/>])|'
                       r'\sclass="linenodiv")[^>]*)>')
 _HEADING = re.compile(r"<h[1-6][\s>]", re.I)
+_CODE = re.compile(r"(<code\b[^>]*>)(.*?)(</code>)", re.S)
+_SPAN_TAG = re.compile(r"</?span\b[^>]*>")  # Pygments' tokens: the indexer keeps their text, not the tags
 
 
 def index_view(content: str) -> str:
@@ -170,7 +172,9 @@ def index_view(content: str) -> str:
     of a chapter's HTML: 15.1 -> 6.8 MB for the 80 indexed pages, Material's indexing 10.4 -> 5.3 s, this
     pass 0.36 s (2026-11-27, one core). An element holding a heading, or one whose end is not found, is
     left as it is. (Material compares elements by tag name, so a ``<div>`` inside a skipped ``<div>``
-    used to end the skipping early, ``exclude_example_tab_labels``; emptied, it cannot.)"""
+    used to end the skipping early, ``exclude_example_tab_labels``; emptied, it cannot.) Inside ``<code>``
+    the highlighter's ``<span>`` tags go too: the indexer adds no text for a span and joins the text
+    around it, so the entries stay the same from a third of the tags."""
     out, pos = [], 0
     for m in _SKIPPED.finditer(content):
         if m.start() < pos:
@@ -180,7 +184,7 @@ def index_view(content: str) -> str:
         depth, end = 1, m.end()
         while depth:
             if (n := nested.search(content, end)) is None:
-                return "".join(out) + content[pos:]
+                return _plain_code("".join(out) + content[pos:])
             depth += -1 if n.group(1) else 1
             end = content.index(">", n.end() - 1) + 1
         if _HEADING.search(content, m.end(), end):
@@ -188,7 +192,11 @@ def index_view(content: str) -> str:
         out += [content[pos:m.start()], f"<{tag}{m.group('attrs')}></{tag}>"]
         pos = end
     out.append(content[pos:])
-    return "".join(out)
+    return _plain_code("".join(out))
+
+
+def _plain_code(html: str) -> str:
+    return _CODE.sub(lambda c: c.group(1) + _SPAN_TAG.sub("", c.group(2)) + c.group(3), html)
 
 
 _SET_ASIDE = "pytorch_notes_content_set_aside"  # a key of the page's template context, for a moment

@@ -1,18 +1,17 @@
 """Reuse two pure, costly steps of a build across builds, in the build's one cache (``cache.Store``):
 a page's search entries, and Jinja's compiled theme templates; and list the theme's files once per process.
 
-Measured with ``cProfile`` on a warm strict build of this course (2 cores), before this module:
-Material's search plugin took the largest share (it parses every page's HTML with an ``HTMLParser``
-and segments its Chinese text with jieba, which first loads a dictionary for ~0.7 s). A page's search
-entries are a function of its HTML, table of contents, URL, title and meta (``search_key``; Material's
-and jieba's versions and the user dictionary ``searchwords.USER_DICTIONARY`` are in the key's environment).
+* Search entries (kind ``search``): Material's search plugin parses every page's HTML with an ``HTMLParser``
+  and segments its Chinese text with jieba, which first loads a dictionary. A page's search entries are a
+  function of its HTML, table of contents, URL, title and meta (``search_key``; Material's and jieba's
+  versions and the user dictionary ``searchwords.USER_DICTIONARY`` are in the key's environment).
+  ``install`` wraps ``SearchIndex.add_entry_from_context`` to look the entries up first.
+* Compiled templates (kind ``jinja``, ``compiled_templates``): MkDocs makes a new template environment for
+  every build (every rebuild of ``make serve`` too), which would compile each of Material's templates
+  again. Jinja's bucket key names the template, and Jinja itself checks the source's checksum.
+* The theme's files: ``theme_listing``.
 
-``compiled_templates`` keeps Jinja's compiled theme templates: MkDocs makes a new template environment
-for every build (every rebuild of ``make serve`` too) and compiles each of Material's templates again
-(~0.3 s). Jinja's bucket key names the template, and Jinja itself checks the source's checksum.
-
-``install`` wraps ``SearchIndex.add_entry_from_context`` to look the entries up first. A build with the
-cache writes the same files as one without (``tests/test_incremental.py``).
+A build with the cache writes the same files as one without (``tests/test_incremental.py``).
 """
 
 from __future__ import annotations
@@ -80,10 +79,8 @@ def install(store: Store, serve=None, digests: TextDigests | None = None) -> Non
     The wrapper of ``SearchIndex.add_entry_from_context`` also hands each page's entries to
     ``serve.record_entries`` (``incremental.Serve``: ``make serve`` patches its index page by page) and,
     under ``make serve``, keeps them out of Material's index, which would otherwise merge every rebuild
-    into the last one's and grow with each save (its ``search_index_prev``).
-    A cold build used to index the pages missing from the cache in a worker process beside the build
-    (``searchpool``, removed 2026-11-27: on this project's 2-core machine, cold builds alternated with and
-    without it took 30.0 s and 30.8 s, within their spread of 28-33 s, for 130 lines of code).
+    into the last one's and grow with each save (its ``search_index_prev``). A page excluded from search
+    (meta ``search.exclude``) is indexed by Material as is, and not cached.
 
     Patch: Material has no public way to reuse a page's entries. No upstream issue asks for one (searched
     2026-11-27); the report that would remove this wrapper is in CONTRIBUTING.md, "Patches"."""
@@ -145,14 +142,16 @@ def theme_override_files(dirs) -> list:
 
 
 def theme_listing() -> None:
-    """List the theme's files once per process, not on every build (``on_config``; once).
+    """List the theme's files once per process, not on every build (``on_config``; installs once).
 
-    Every build (both languages, every rebuild of ``make serve``) walks Material's template folder,
-    ~14,500 files with its icons, and matches each name against MkDocs' patterns of static files
-    (``Files.add_files_from_theme``): 0.6 s of a 1.5 s dirty rebuild under ``cProfile``, 2026-11-23.
-    ``Theme.get_env`` is wrapped so that its environment's ``list_templates`` answers from a listing kept
-    per theme (its folders, its static templates), taken again whenever a folder outside the installed
-    packages (``docs/overrides``) has other files; other filters are applied to the kept listing.
+    Every build (both languages, every rebuild of ``make serve``) would walk Material's template folder,
+    ~14,500 files with its icons, and match each name against MkDocs' patterns of static files
+    (``Files.add_files_from_theme``). ``Theme.get_env`` is wrapped so that its environment's
+    ``list_templates``, called with MkDocs' filter of static files, answers from a listing kept per theme
+    (its folders, its static templates, MkDocs' Markdown extensions), taken again whenever a folder outside
+    the installed packages (``docs/overrides``) has other files, sizes or modification times
+    (``theme_override_files``). A call with ``extensions`` or another filter goes to Jinja's own
+    ``list_templates``.
     """
     from jinja2 import Environment  # noqa: PLC0415 - MkDocs has loaded Jinja by now
     from mkdocs.theme import Theme  # noqa: PLC0415

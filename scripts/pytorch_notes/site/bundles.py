@@ -14,13 +14,12 @@ per language, generated at build time from the bytes of the site's own per-examp
   in course order.
 
 Where the links go. On a chapter page the link sits right under the title, after the line saying where
-the chapter's examples last ran (``times.TimesPage.page_verification``): a reader who wants to run the chapter
-locally decides that before reading on, not after scrolling past every example, and the line above it
-already speaks of "the N examples of this chapter", which the link then offers. On the home page it is
-one more button in the row of buttons under the introduction ("start with the first chapter",
-"glossary"), where a reader looks for what to do with the course; a home page without such a row gets it
-as a paragraph under its title. Both are raw HTML with a URL relative to the page, so they work under
-``make serve``, on the deployed site and in the offline copy; ``docs/*.md`` are not edited.
+the chapter's examples last ran (``times.TimesPage.page_verification``), which speaks of "the N examples of
+this chapter": a reader decides to run the chapter locally before reading on. On the home page it is one
+more button in the row of buttons under the introduction ("start with the first chapter", "glossary"); a
+home page without such a row gets it as a paragraph under its title. Both are raw HTML with a URL relative
+to the page, so they work under ``make serve``, on the deployed site and in the offline copy;
+``docs/*.md`` are not edited.
 
 The same inputs give the same bytes, kept in memory and on disk (``zips``), so ``make serve``
 (``sitedir.keep_unchanged_generated_files``) does not rewrite an unchanged zip. Which pages are chapters:
@@ -78,7 +77,7 @@ class Bundles:
         only, as on the page.
         """
         found = chapters(lang, nav_pages(config.nav or []), self.docs_dir)
-        by_src = {f.src_uri: f for f in files}  # (i18n's get_file_from_path walks paths: 40 ms for 324 calls)
+        by_src = {f.src_uri: f for f in files}  # not get_file_from_path: i18n's walks the paths on each call
         contents: dict[str, bytes] = {}  # <chapter>/<name>.py or .ipynb -> the bytes the site serves
         digests: dict[str, str] = {}  # and their sha256
         per_chapter: list[tuple[Chapter, dict[str, str]]] = []  # chapter, name in its folder -> key of contents

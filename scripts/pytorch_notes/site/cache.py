@@ -49,9 +49,9 @@ def files_digest(place: Path) -> str:
 
 
 class TextDigests:
-    """SHA-256 of a text (UTF-8), computed once per string object: a page's HTML is in the key of its
-    search entries and of its render, and ``json.dumps`` of a 40-170 KB page cost 3 times as much as
-    hashing it. The plugin holds one, shared by the caches of its builds."""
+    """SHA-256 of a text (UTF-8), computed once per string object: a page's HTML is in the keys of its
+    search entries and of its conversion, where its digest stands in for the text (hashing it is cheaper
+    than ``digest``'s ``json.dumps`` of it). The plugin holds one, shared by the caches of its builds."""
 
     def __init__(self) -> None:
         self.known: dict[int, tuple[str, str]] = {}  # id -> (the string, held so the id is not reused; digest)
@@ -149,9 +149,10 @@ class Store:
         self.put(kind, key, json.dumps(value, ensure_ascii=False))
 
     def evict(self, keep_s: float = KEEP_S, now: float | None = None) -> int:
-        """Remove the entries of every kind this build did not use that are older than ``keep_s`` seconds;
-        returns how many. Every change of the environment leaves a whole site of unused entries (~34 MB of
-        pages alone): an hour of editing the glue left 840 MB before entries were evicted."""
+        """Remove the entries of every kind this build did not use that are older than ``keep_s`` seconds
+        (by modification time; hidden files, such as an atomic write's temporary, are left); returns how
+        many. Every change of the environment leaves a whole site of unused entries, so without this the
+        folder grows with every edit of the build code."""
         now = time.time() if now is None else now
         removed = 0
         for path in (p for kind in SUFFIXES for p in self.root.glob(f"{kind}/??/*")):

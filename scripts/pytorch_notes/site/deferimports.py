@@ -3,9 +3,8 @@
 
 mkdocs-jupyter's plugin module imports its converter stack (``mkdocs_jupyter.convert``: nbconvert,
 mistune, bs4; and ``jupytext``: nbformat, jsonschema) although a build whose notebooks are all in its
-cache never converts one. ``python -X importtime`` measured these imports at 0.77 s (0.48 s + 0.29 s)
-of a ~5 s warm build on this project's 2-core machine. A cold build, and any notebook page that needs
-converting, still import them, on first use.
+cache never converts one. A cold build, and any notebook page that needs converting, still import them,
+on first use.
 
 The standard library's ``importlib.util.LazyLoader`` does not do here: on Python 3.11 the import
 system reads ``__spec__`` of a module found in ``sys.modules``, and that read executes a lazy

@@ -97,9 +97,9 @@ class Embeds:
         return self.keep(rel, "source", lambda: self.example(rel).path.read_text(encoding="utf-8"))
 
     def freshness(self, example):
-        """``records.freshness(example)``, read once per build: the build asks for each example ~8 times
-        (its embeds and notebooks in both languages, downloads, figures: 1,306 calls, 0.2 s of a dirty
-        rebuild under ``cProfile``). Raises what ``freshness`` raises; an error is not kept."""
+        """``records.freshness(example)``, read once per build and ``example.key``: the build asks for each
+        example several times (its embeds and notebooks in both languages, its downloads and figures), and
+        each call reads the example's store files. Raises what ``freshness`` raises; an error is not kept."""
         return self.keep(example.rel, ("fresh", example.key), lambda: freshness(example, self.examples_dir))
 
     def figures(self, record) -> dict:

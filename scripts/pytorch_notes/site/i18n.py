@@ -7,10 +7,10 @@ Called by the ``pytorch-notes`` plugin (``plugin.py``):
   language): ``html_lang`` and ``permalink`` of ``render/strings.py``.
 * ``keep_404`` (``on_post_build``, before mkdocs-static-i18n's, which builds the other languages):
   mkdocs-static-i18n builds each language into the same folder, so the last language's ``404.html``
-  overwrote the others: every reader got the English one. Each language's 404 is kept, the default
-  language's at ``404.html`` and the others' at ``<lang>/404.html``. A 404 page has no page of its own,
-  so mkdocs-static-i18n gave the other languages' 404 the ``<link rel="alternate">`` targets of
-  whichever page was built last; they get the default 404's (each language's home).
+  would overwrite the others' and every reader would get the English one. Each language's 404 is kept,
+  the default language's at ``404.html`` and the others' at ``<lang>/404.html``. A 404 page has no page
+  of its own, so mkdocs-static-i18n gives the other languages' 404 the ``<link rel="alternate">`` targets
+  of whichever page was built last; they get the default 404's instead (each language's home).
 """
 
 from __future__ import annotations

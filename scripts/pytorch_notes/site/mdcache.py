@@ -1,8 +1,8 @@
 """Reuse a Markdown page's conversion to HTML across builds when none of its inputs changed.
 
-Once page renders came from ``rendercache``, converting the 62 Markdown pages (Python-Markdown with
-this site's extensions, ``Page.render``) was the largest part of a warm build left: ~1.1 s of ~4.8 s
-(``py-spy``, 2 cores). ``Page.render`` is a function of
+MkDocs converts every page's Markdown (``Page.render``: Python-Markdown with this site's extensions) on
+every build, after ``on_page_markdown``; the page's template render is cached apart (``rendercache``).
+``Page.render`` is a function of
 
 * the page's Markdown after ``on_page_markdown`` and the examples ``embed.Embeds.prepare`` rendered
   for it (``EmbedPreprocessor`` puts them in place during the conversion);
@@ -16,7 +16,7 @@ It sets ``content``, ``toc``, the title found in the HTML, the anchor ids the pa
 anchors it holds (checked by MkDocs after every page is converted), and it logs warnings (a link to a
 missing file). ``install`` wraps ``Page.render``: on a hit all of that is restored and the warnings
 are logged again, so ``--strict`` fails as it would have. Notebook pages are rendered by
-mkdocs-jupyter, which has its own cache. ``PYTORCH_NOTES_RENDER_CACHE=0`` turns this off as well.
+mkdocs-jupyter, which has its own cache. ``PYTORCH_NOTES_RENDER_CACHE=0`` turns this off, as it does ``rendercache``.
 ``tests/test_rendercache.py`` compares cached and uncached builds after edits of each kind of input.
 """
 

@@ -33,9 +33,9 @@ def prepare_page(html: str, page, config, tokens: notebook_styles.TokenStyles, e
     * its window title is the notebook's (``自动求导 · 笔记本``) and its template ``notebook.html``, which
       shows under the title the chapter notebook's ``.ipynb``, the chapter's zip and a link back to the
       chapter, all relative to the page (``meta.pn_notebook``);
-    * nbconvert's inline ``<style>`` blocks (~595 KB) go: ``docs/assets/jupyter.css`` has the rules the
-      notebook pages need (``notebook_styles``), linked by the template; code tokens no rule styles are
-      unwrapped (``tokens``), and the copy buttons' icons drawn by CSS (``_slim_markup``);
+    * nbconvert's inline ``<style>`` blocks go: ``docs/assets/jupyter.css`` has the rules the notebook
+      pages need (``notebook_styles``), linked by the template; code tokens no rule styles are unwrapped
+      (``tokens``), and the copy buttons' icons drawn by CSS (``_slim_markup``);
     * each figure whose bytes the site serves as a file (``render.html.figure_assets``, the same ones the
       chapter page shows) is linked instead of inlined as base64;
     * the header cell's absolute chapter link (for the downloaded file) becomes relative to the page;
@@ -82,10 +82,9 @@ _COPY_ICON = re.compile(r'<svg aria-hidden="true" class="clipboard-copy-icon"[^>
 
 
 def _slim_markup(html: str) -> str:
-    """What every notebook page repeats, shorter: the copy button's icon (an inline SVG of ~1.3 KB per code
-    cell) becomes an empty ``span.pn-copy-icon`` that ``docs/assets/notebook.css`` draws; nbconvert's
-    Mermaid loader (~12 KB; it imports Mermaid from a CDN when a cell holds a diagram, which none does)
-    goes."""
+    """What every notebook page repeats, shorter: the copy button's icon (an inline SVG per code cell)
+    becomes an empty ``span.pn-copy-icon`` that ``docs/assets/notebook.css`` draws; nbconvert's Mermaid
+    loader (it imports Mermaid from a CDN when a cell holds a diagram, which none does) goes."""
     html = _COPY_ICON.sub('<span aria-hidden="true" class="clipboard-copy-icon pn-copy-icon"></span>', html)
     start = html.find('<script type="module">')
     if start != -1 and "jp-Mermaid" in html[start:start + 400]:
@@ -118,10 +117,10 @@ def keep_render_cache(site: NotebookSite, config) -> None:
     used in mkdocs-jupyter's render cache.
 
     mkdocs-jupyter removes, after each build, the cache entries that build did not use; under
-    mkdocs-static-i18n every language is a build of its own, so each language's entries were removed by
-    the other's, and every build rendered every notebook again. Its set of used entries (emptied by its
-    ``on_pre_build``) gets the entry of every chapter notebook of this build, in every language (the
-    entry of a notebook that changed is left unmarked, and goes)."""
+    mkdocs-static-i18n every language is a build of its own, so without this each language's build would
+    remove the other's entries and every build would render every notebook again. Its set of used entries
+    (emptied by its ``on_pre_build``) gets the entry of every chapter notebook of this build, in every
+    language (the entry of a notebook that changed is left unmarked, and goes)."""
     plugin = config.plugins.get("mkdocs-jupyter")
     used = getattr(plugin, "_used_cache_paths", None)
     if plugin is None or used is None or not plugin.config["cache"]:

@@ -52,8 +52,9 @@ from pytorch_notes.store.layout import record_path
 
 
 def refuse_leftovers(docs_dir: Path) -> None:
-    """Stop a build over the ``docs/<lang>/notebooks/`` an older build wrote (its notebooks would be
-    served as pages of their own): the notebooks are generated files now."""
+    """Stop the build (``PluginError``, at ``on_config``) when a ``docs/<lang>/notebooks/`` folder exists,
+    as an older build of the site left it: its notebooks would be served as pages of their own beside the
+    generated ones, which are never written into ``docs/``."""
     left = sorted(p for p in docs_dir.glob("*/notebooks") if p.is_dir())
     if left:
         raise PluginError(f"{left[0]} was written by an older build of the site (notebooks are generated now, "

@@ -38,10 +38,10 @@ holds mutable build state or the paths of a checkout.
 
 Event order. MkDocs runs an event's handlers by priority (``event_priority``), those of equal priority in
 the order the plugins are listed. This plugin is listed first, but its handlers are meant to follow the
-other plugins' (search, mkdocs-static-i18n, offline, mkdocs-jupyter) as hook files used to: a handler
-without a reason of its own to run elsewhere takes ``AFTER_OTHERS``, after every other plugin's default
-handlers (0) and before their late ones (-50, -100). Events with handlers at several priorities combine
-them (``CombinedEvent``); ``tests/test_plugin.py`` checks the whole order.
+other plugins' (search, mkdocs-static-i18n, offline, mkdocs-jupyter): a handler without a reason of its
+own to run elsewhere takes ``AFTER_OTHERS``, after every other plugin's default handlers (0) and before
+their late ones (-50, -100). Events with handlers at several priorities combine them (``CombinedEvent``);
+``tests/test_plugin.py`` checks the whole order.
 """
 
 from __future__ import annotations
@@ -166,7 +166,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         # reuse search entries of unchanged inputs, and Markdown conversions
         buildcache.install(self.store, self.serve, self.digests)
         mdcache.install(self.store, self.embeds, self.digests)
-        buildcache.theme_listing()  # the theme's 14,500 files listed once per process, not per build
+        buildcache.theme_listing()  # the theme's thousands of files listed once per process, not per build
         if not _inner(config):  # the outer build (i18n builds the other languages inside it)
             self.store.new_build()  # the environment digest of every key, read again
             # parsed examples, loaded records, localized comments: kept across builds, under that digest

@@ -2,9 +2,9 @@
 
 mkdocs-jupyter converts each notebook page with nbconvert when the page is rendered, one after the
 other, and keeps the result in ``<cache_dir>/<key>.json``. A build with an empty cache (a fresh clone,
-``make clean``) converts the 68 chapter notebooks (34 chapters, 2 languages) there, on one core, at
-~0.2-0.9 s each. ``Prewarm`` (from ``on_files`` of a full build, once the notebooks are written) finds
-those whose cache entry is missing and converts them in a process pool beside the build with
+``make clean``) would convert every chapter notebook (one per chapter and language) there, on one core.
+``Prewarm`` (from ``on_files`` of a full build, once the notebooks are written) finds those whose cache
+entry is missing and converts them in a process pool beside the build with
 mkdocs-jupyter's own function ``convert.nb2html``, the same arguments and the same cache key (``_compute_cache_key``),
 writing the entry its page render would write (the body and mkdocs-jupyter's own headings of the
 notebook); a notebook page's render waits for its entry and finds it. Nothing of nbconvert or
@@ -13,7 +13,7 @@ turns it off; ``tests/test_prewarm.py``). It reads mkdocs-jupyter's private ``_c
 ``_get_cache_path`` and ``_get_nb_toc_tokens`` (no public way to fill its cache; ``tests/test_prewarm.py``
 fails if they change). Under ``make serve`` one worker is kept (``serve``), started with
 mkdocs-jupyter imported, for the notebooks a rebuild redoes (an edited example's chapter, both languages):
-it converts them on the other core while the build does the rest.
+it converts them on another core while the build does the rest.
 """
 
 from __future__ import annotations
@@ -86,8 +86,8 @@ class Prewarm:
     blocks until that notebook's entry is written; ``finish`` (the end of the build) waits for the rest.
 
     The notebook pages are rendered after the Markdown pages (their files come last), so the pool
-    converts while the build does the Markdown pages: a cold build had a core idle while it waited for
-    the whole pool first (56 s against ~46 s, 2 cores, 2026-11-27)."""
+    converts while the build does the Markdown pages; waiting for the whole pool at ``start`` would leave
+    a core idle."""
 
     def __init__(self) -> None:
         self.pool: ProcessPoolExecutor | None = None

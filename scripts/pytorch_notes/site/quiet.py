@@ -1,14 +1,14 @@
 """Quiet builds: MkDocs' own progress lines, this project's summary lines, and every warning and error.
 
-A build printed ~1,400 lines (issue 27): mkdocs-jupyter's lines per notebook ("Converting notebook", "Cache
-hit", "Copied jupyter file"), mkdocs-static-i18n's per-language overrides, and jieba's start-up on stderr.
-Through the standard ``logging`` API (no plugin is changed): i18n's and jieba's loggers are set to WARNING,
-mkdocs-jupyter's get a ``NotebookLines`` filter that drops its INFO lines and counts its conversions,
-which ``on_post_build`` reports in one line, and MkDocs' INFO notes of deprecations inside installed
-packages (jieba's invalid escape sequences, printed by a fresh virtualenv's first build) are dropped
-(``ThirdPartyDeprecations``). The ``pytorch-notes`` plugin installs them when MkDocs loads it, before the
-plugins listed after it are imported. ``mkdocs build -v`` / ``mkdocs serve -v`` (the ``mkdocs``
-logger at DEBUG) leaves every line as it is.
+Left alone, a build prints lines nobody reads (issue 27): mkdocs-jupyter's lines per notebook ("Converting
+notebook", "Cache hit", "Copied jupyter file"), mkdocs-static-i18n's per-language overrides, and jieba's
+start-up on stderr. Through the standard ``logging`` API (no plugin is changed): i18n's and jieba's loggers
+are set to WARNING, mkdocs-jupyter's get a ``NotebookLines`` filter that drops its INFO lines and counts
+its conversions, which ``on_post_build`` reports in one line, and MkDocs' INFO notes of deprecations
+inside installed packages (jieba's invalid escape sequences, printed by a fresh virtualenv's first build)
+are dropped (``ThirdPartyDeprecations``). The ``pytorch-notes`` plugin installs them when MkDocs loads
+it, before the plugins listed after it are imported. ``mkdocs build -v`` / ``mkdocs serve -v`` (the
+``mkdocs`` logger at DEBUG) leaves every line as it is.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """Reuse a page's HTML across builds when nothing its theme template reads has changed.
 
-Rendering Material's templates was the largest part of a warm build of this course left to cache:
-1.6 s of a 5.6 s ``make build`` (386 pages, 324 of them notebook pages; per-event timing on this
-project's 2-core machine), most of it each page's navigation. The HTML of a page is a function of
-the template context MkDocs passes to ``template.render`` and of the templates themselves, so it is
+Rendering Material's templates, most of it each page's navigation, is the largest part of a warm build
+left to cache. The HTML of a page is a function of the template context MkDocs passes to
+``template.render`` and of the templates themselves, so it is
 stored in the build's one cache (``cache.Store``, kind ``page``) under a key of both; the key's
 environment covers the libraries (``constraints.txt``), the build code, ``mkdocs.yml`` and the theme's
 ``docs/overrides``. The value's own inputs are:

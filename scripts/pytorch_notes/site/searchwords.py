@@ -14,7 +14,7 @@ Two facts make a query find the index's words:
   leaves alone, and lunr matches the word as the index holds it (and, as Material makes every term a
   prefix, its longer words too). The marker goes between the characters, not after them: the trimmer of
   lunr's multi-language pipeline strips a token's ends down to ``\w`` and Han characters, so a marker at
-  the end vanished from the index but not from the (wildcard, unprocessed) query.
+  the end would vanish from the index but not from the (wildcard, unprocessed) query.
 * ``vocabulary``: the index's own Chinese words with their counts. ``docs/assets/search.js`` segments
   the query with them (the most probable split under the counts, as jieba splits with its dictionary),
   marks each word the same way and hands the result to Material. Query and index share one segmentation.
@@ -100,8 +100,8 @@ def vocabulary_script(docs: list[dict] | Counter, stop: frozenset[str]) -> str:
 
 
 # --- the course's terms as words of jieba's dictionary ---------------------------------------------------
-# jieba splits terms it does not know (自动求导 -> 自动 求导, 叶子节点 -> 叶子 节点), so a chapter's title was
-# no word of the index and typing it ranked another chapter first. The Chinese terms of the glossary
+# jieba splits terms it does not know (自动求导 -> 自动 求导, 叶子节点 -> 叶子 节点), so a chapter's title would be
+# no word of the index and typing it would rank another chapter first. The Chinese terms of the glossary
 # (docs/zh/glossary.md, first column) are given to jieba through Material's public option
 # `jieba_dict_user` (mkdocs.yml), from this file; tests/test_search_words.py keeps it equal to the glossary.
 USER_DICTIONARY = Path(__file__).with_name("search_words.txt")

@@ -13,9 +13,9 @@ from pytorch_notes.site.common import log
 class _ChangesOnly:
     """A watchdog handler that calls ``changed`` once per saved file: inotify reports a file being opened
     and closed unwritten (the build itself reads every page), and a write both as "modified" (per chunk)
-    and as "closed" (when complete): only the last counts, or one save rebuilt twice. Editors that save by
-    renaming give "created" or "moved". Not sources: Python's bytecode caches and hidden files (the capture
-    lock, an atomic write's temporary file)."""
+    and as "closed" (when complete): only the last counts, else one save would rebuild twice. Editors that
+    save by renaming give "created" or "moved". Not sources: Python's bytecode caches and hidden files (the
+    capture lock, an atomic write's temporary file)."""
 
     IGNORED = frozenset({"opened", "closed_no_write", "modified"})
 
@@ -35,9 +35,9 @@ class Watcher:
     """What ``make serve`` watches besides MkDocs: ``start`` (``on_serve``) watches the pages and ``paths``.
 
     MkDocs' server polls its watched paths every 0.5 s (``LiveReloadServer``'s ``polling_interval``, which
-    ``mkdocs serve`` does not expose), a quarter to half of a page-edit reload. On Linux the pages and
-    ``paths`` are watched with watchdog's inotify observer instead, through public interfaces only: MkDocs'
-    polling of the pages is dropped (``server.unwatch``), and a save is handed to MkDocs' own rebuild as an
+    ``mkdocs serve`` does not expose), which delays every reload. On Linux the pages and ``paths`` are
+    watched with watchdog's inotify observer instead, through public interfaces only: MkDocs' polling of
+    the pages is dropped (``server.unwatch``), and a save is handed to MkDocs' own rebuild as an
     event of the one path MkDocs still polls, its configuration file, put on its observer's event queue
     (watchdog's ``event_queue``; a watch is found by its path, ``ObservedWatch``). Elsewhere, or when
     inotify cannot watch (limits, file systems), ``paths`` are polled by MkDocs (``server.watch``).

@@ -2,14 +2,12 @@
 not write is removed after it, instead of MkDocs emptying the directory first.
 
 MkDocs' ``build`` calls ``mkdocs.utils.clean_directory(site_dir)`` before every full (not ``--dirty``)
-build: it deletes the ~1,100 files of the last build and then creates each of them again. On ext4
-without a journal (how this project's machines mount their disk: ``dmesg`` says "mounted filesystem
-... without journal") creating a file right after deleting others is slow: ``find_inode_bit`` in
-``fs/ext4/ialloc.c`` skips every inode deleted in the last 60 s (360 s while its inode table block is
-dirty), one ``recently_deleted`` check each, before it takes a free one. ``perf`` put 22 % of a warm
-build's busy time there, and the build spent 1.7–2.2 s in the kernel instead of 0.35–0.6 s when it
-wrote over the existing files (warm strict build of this course, 2 cores, 2026-11-23). Writing over a
-file keeps its inode on every file system, so the saving is not peculiar to ext4.
+build: it deletes every file of the last build, and the build then creates each of them again. On ext4
+without a journal (how this project's machines mount their disk) creating a file right after deleting
+others is slow: ``find_inode_bit`` in ``fs/ext4/ialloc.c`` skips every inode deleted in the last 60 s
+(360 s while its inode table block is dirty), one ``recently_deleted`` check each, before it takes a
+free one. Writing over a file keeps its inode on every file system, so the saving is not peculiar to
+ext4.
 
 Only public events do it. ``SiteDir.set_aside`` (``on_pre_build`` of the outer build, just before
 MkDocs cleans) moves the site's top-level entries into a hidden folder, which ``clean_directory`` keeps,
@@ -134,10 +132,9 @@ def keep_unchanged_generated_files(files, config):
     (``on_files``; ``files`` is changed in place, its order kept, and returned).
 
     MkDocs counts a file generated from content as modified on every build (``File.is_modified``), so
-    each rebuild wrote all of them again: ~0.15 s of a 0.9 s rebuild after a page edit (2 cores,
-    2026-11-23). A file backed by its own destination is one MkDocs neither copies onto itself nor, in
-    a dirty build, counts as modified. Full builds are left alone: ``remove_stale`` tells the files a
-    build wrote by their modification time.
+    each rebuild would write all of them again. A file backed by its own destination is one MkDocs
+    neither copies onto itself nor, in a dirty build, counts as modified. Full builds are left alone:
+    ``remove_stale`` tells the files a build wrote by their modification time.
     """
     from mkdocs.structure.files import File  # noqa: PLC0415
 

@@ -139,8 +139,9 @@ class TimesPage:
         """Under ``make serve`` (``serve``: ``incremental.Serve``): when this rebuild redoes a notebook (an
         example or a record changed) or a page embeds other examples than when the times page was last
         made, age the times page's HTML so that MkDocs redoes it too (``Serve.mark_for_rebuild`` does the
-        same for the pages it plans). Editing a page's prose leaves it alone: filling and rendering it
-        takes ~0.3 s, both languages."""
+        same for the pages it plans). Editing a page's prose leaves it alone, so that such a rebuild does
+        not fill and render it in both languages (a chapter retitled meanwhile shows there when it is
+        next redone)."""
         if not serve.dirty or serve.plan.full:
             return
         if self.decided_for is not serve.plan:  # once per rebuild: the first language's page changes the outline

@@ -2,10 +2,11 @@
 and the ``README.txt`` each holds.
 
 Members are sorted, every one has the same fixed time stamp (1980-01-01, the earliest a zip can hold),
-permissions and "made on" system, so the same inputs give the same bytes. Deflating the ~3 MB of each
-language twice (chapters and course) costs ~0.2 s, so a zip is kept in memory and in the build's one cache
-(``cache.Store``, kind ``bundles``), keyed by its member names and contents (this module's code and the
-zlib of Python are in the key's environment); a warm build only hashes the members (~10 ms) and reads the zips.
+permissions and "made on" system, so the same inputs give the same bytes. Every language's examples are
+deflated twice (chapter zips and the course zip), which costs far more than hashing them, so a zip is kept
+in memory and in the build's one cache (``cache.Store``, kind ``bundles``), keyed by its member names and
+contents (this module's code and the zlib of Python are in the key's environment); a warm build only hashes
+the members and reads the zips.
 """
 
 from __future__ import annotations

@@ -29,7 +29,6 @@ The same inputs give the same bytes, kept in memory and on disk (``zips``), so `
 from __future__ import annotations
 
 import contextlib
-import html
 from pathlib import Path
 
 from mkdocs.structure.files import File
@@ -39,6 +38,7 @@ from pytorch_notes.filememo import stat_key
 from pytorch_notes.pages import prose_lines
 from pytorch_notes.parse import cell_options
 from pytorch_notes.render.strings import STRINGS, plural
+from pytorch_notes.render.templating import PACKAGE
 from pytorch_notes.site.chapters import PREFIX, Chapter, chapters, nav_pages
 from pytorch_notes.site.embed import py_url
 from pytorch_notes.site.urls import absolute_page_url, example_ipynb_url, lang_root, src_language
@@ -68,6 +68,7 @@ class Bundles:
         self.zips = ZipCache() if zips is None else zips
         self.links: dict[str, dict[str, Chapter]] = {}
         self.members: dict[str, tuple] = {}  # site path of a .py download -> what ``_members`` found
+        self.templates = PACKAGE  # the site's HTML templates (``templating.Templates``), set by each build
 
     def add_bundles(self, files, config, lang: str) -> None:
         """``on_files``, after ``NotebookSite.stamp_py_downloads``: add the zips of ``lang`` to the site.
@@ -153,23 +154,24 @@ class Bundles:
         chapter = self.links.get(lang, {}).get(src_language(page.file.src_uri)[1])
         if chapter is None:
             return ""
-        href = get_relative_url(chapter_url(lang, chapter), page.file.url)
         text = plural(STRINGS[lang], "bundle_chapter", len(chapter.examples)).format(n=len(chapter.examples))
-        link = f'<a href="{html.escape(href)}" download>{html.escape(text)}</a>'
-        return f'<p class="pn-bundle" data-search-exclude="true">{link}</p>'
+        return self.templates.render("site/bundle_chapter.html", text=text,
+                                     href=get_relative_url(chapter_url(lang, chapter), page.file.url))
 
     def home_link(self, markdown: str, page, config, lang: str) -> str:
         """``on_page_markdown``: the home page (``index.md`` of a language) with a button to the course zip,
         appended to its first row of buttons (a line with ``.md-button``), or a paragraph under its title."""
         if src_language(page.file.src_uri)[1] != "index.md" or not self.links.get(lang):
             return markdown
-        href = html.escape(get_relative_url(course_url(lang), page.file.url))
-        text = html.escape(STRINGS[lang]["bundle_course"])
-        button = f'<a class="md-button pn-bundle" href="{href}" download>{text}</a>'
+        def button(paragraph: bool) -> str:
+            return self.templates.render("site/bundle_course.html", paragraph=paragraph,
+                                         href=get_relative_url(course_url(lang), page.file.url),
+                                         text=STRINGS[lang]["bundle_course"])
+
         lines = markdown.split("\n")
         for n, line in prose_lines(markdown):  # not a line of a code block or an HTML comment
             if ".md-button" in line and line.rstrip().endswith("}") and lines[n - 1: n] == [line]:
-                lines[n - 1] = line.rstrip() + " " + button
+                lines[n - 1] = line.rstrip() + " " + button(False)
                 return "\n".join(lines)
         at = next((i + 1 for i, ln in enumerate(lines) if ln.startswith("# ")), 0)
-        return "\n".join(lines[:at] + ["", f'<p class="pn-bundle">{button}</p>', ""] + lines[at:])
+        return "\n".join(lines[:at] + ["", button(True), ""] + lines[at:])

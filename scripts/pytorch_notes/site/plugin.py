@@ -162,8 +162,8 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         notebooks.refuse_leftovers(project.docs_dir)
         config.markdown_extensions.append(embed.EmbedExtension(self.embeds))  # the ::: example syntax
         # the HTML templates, <custom_dir>/pytorch-notes/ before render/templates/
-        self.embeds.templates = self.times.templates = self.bundles.templates = templating.Templates.of(
-            config.theme.custom_dir)
+        templates = templating.Templates.of(config.theme.custom_dir)
+        self.embeds.templates = self.times.templates = self.bundles.templates = templates
         # reuse search entries of unchanged inputs, and Markdown conversions
         buildcache.install(self.store, self.serve, self.digests)
         mdcache.install(self.store, self.embeds, self.digests)

@@ -287,11 +287,12 @@ def test_notebook_pages_weigh_under_300_kb(site):
 @pytest.mark.xdist_group("site")
 def test_the_notebook_stylesheet_is_what_the_pages_need(site):
     """docs/assets/jupyter.css is generated from nbconvert's CSS and the pages' classes; regenerate it with
-    `python -m pytorch_notes.site.notebook_styles site` when this fails (an nbconvert upgrade, new markup)."""
+    `python -m pytorch_notes.notebook_css site` when this fails (an nbconvert upgrade, new markup)."""
+    from pytorch_notes import notebook_css
     from pytorch_notes.site import notebook_styles
 
     stylesheet = ROOT / "docs" / notebook_styles.STYLESHEET
-    assert notebook_styles.generate(site) == stylesheet.read_text(encoding="utf-8")
+    assert notebook_css.generate(site) == stylesheet.read_text(encoding="utf-8")
     assert len(stylesheet.read_bytes()) < 60_000
 
 

@@ -46,12 +46,12 @@ def _render(root: Path, page: str) -> str:
 def _build(root: Path, page: str) -> tuple[str, str, bool]:
     """The value of ``page`` as a build gets it: from the store when its key is there. Returns (key, value, hit)."""
     store = _store(root)
-    key = store.key("page", [page])
-    found = store.get("page", key)
+    key = store.key("markdown", [page])
+    found = store.get("markdown", key)
     if found is not None:
         return key, found.decode("utf-8"), True
     value = _render(root, page)
-    store.put("page", key, value)
+    store.put("markdown", key, value)
     return key, value, False
 
 
@@ -59,7 +59,7 @@ def test_a_value_is_reused_while_its_inputs_are_the_same(checkout):
     key, value, hit = _build(checkout, "<p>one</p>")
     assert not hit
     assert _build(checkout, "<p>one</p>") == (key, value, True)
-    assert cache.Store(checkout).key("page", ["<p>one</p>"]) != key  # another environment: another key
+    assert cache.Store(checkout).key("markdown", ["<p>one</p>"]) != key  # another environment: another key
 
 
 def test_its_own_input_changes_the_key_and_the_value(checkout):
@@ -67,7 +67,7 @@ def test_its_own_input_changes_the_key_and_the_value(checkout):
     other_key, other_value, hit = _build(checkout, "<p>two</p>")
     assert other_key != key and not hit and other_value == _render(checkout, "<p>two</p>") != value
     store = _store(checkout)
-    assert store.key("markdown", ["<p>one</p>"]) != key  # the kind is in the key too
+    assert store.key("search", ["<p>one</p>"]) != key  # the kind is in the key too
 
 
 @pytest.mark.parametrize("part", ENVIRONMENT)
@@ -89,13 +89,13 @@ def test_a_new_file_in_a_folder_of_the_environment_changes_the_key(checkout):
 
 def test_the_code_is_hashed_once_per_store_the_rest_at_each_build(checkout):
     store = _store(checkout)
-    key = store.key("page", ["x"])
+    key = store.key("markdown", ["x"])
     (checkout / ENVIRONMENT["code"]).write_text("edited while running\n", encoding="utf-8")
     store.new_build()
-    assert store.key("page", ["x"]) == key  # the code that runs is the code imported at the start
+    assert store.key("markdown", ["x"]) == key  # the code that runs is the code imported at the start
     (checkout / ENVIRONMENT["config"]).write_text("site_name: other\n", encoding="utf-8")
     store.new_build()
-    assert store.key("page", ["x"]) != key
+    assert store.key("markdown", ["x"]) != key
 
 
 def test_the_site_environment_covers_the_checkout_and_this_package():
@@ -115,15 +115,15 @@ def test_write_atomic_leaves_the_whole_file_and_no_temporary_one(tmp_path):
 
 def test_unused_entries_go_after_ten_minutes(tmp_path):
     store = cache.Store(tmp_path)
-    used, old = store.key("page", ["used"]), store.key("search", ["old"])
-    store.put("page", used, "<p>used</p>")
+    used, old = store.key("markdown", ["used"]), store.key("search", ["old"])
+    store.put("markdown", used, "<p>used</p>")
     store.put_json("search", old, [{"old": 1}])
     (tmp_path / "notebooks" / "zh").mkdir(parents=True)
     (tmp_path / "notebooks" / "zh" / "chapter.ipynb").write_text("{}", encoding="utf-8")  # not an entry
     store.new_build()
-    assert store.get("page", used) == b"<p>used</p>"
+    assert store.get("markdown", used) == b"<p>used</p>"
     now = store.path("search", old).stat().st_mtime
     assert store.evict(now=now + 60) == 0  # another configuration's entry, a minute old: kept
     assert store.evict(now=now + cache.KEEP_S + 1) == 1
-    assert store.get_json("search", old) is None and store.get("page", used) is not None
+    assert store.get_json("search", old) is None and store.get("markdown", used) is not None
     assert (tmp_path / "notebooks" / "zh" / "chapter.ipynb").exists()

@@ -418,7 +418,7 @@ def test_a_copy_of_a_checkout_builds_from_its_own_folders_with_another_checkouts
         assert "RECORDED-IN-THE-COPY" in (site / lang / "notebooks" / "only-copy" / "index.html").read_text("utf-8")
         assert (site / lang / "downloads" / "pytorch-notes-only-copy.zip").is_file()
     cache = repo / ".cache" / "pytorch-notes"
-    assert {p.name for p in cache.iterdir()} >= {"notebooks", "notebooks.json", "page", "markdown", "bundles", "memo"}
+    assert {p.name for p in cache.iterdir()} >= {"notebooks", "notebooks.json", "markdown", "bundles", "memo"}
     for lang in ("zh", "en"):
         assert "RECORDED-IN-THE-COPY" in (cache / "notebooks" / lang / "only-copy.ipynb").read_text(encoding="utf-8")
         assert not (ROOT / ".cache" / "pytorch-notes" / "notebooks" / lang / "only-copy.ipynb").exists()

@@ -1,6 +1,6 @@
 """The build's one cache: every value a build keeps for the next is stored under a key made one way.
 
-``key(kind, inputs)`` is the SHA-256 of the kind of value (``"page"``, ``"markdown"``, ``"search"``,
+``key(kind, inputs)`` is the SHA-256 of the kind of value (``"markdown"``, ``"search"``,
 ``"bundles"``, ``"jinja"``, ``"notebooks"``), the value's own inputs as plain data, and the digest of
 the environment (``Environment``): ``constraints.txt`` (every library's version), the package's code
 (``scripts/pytorch_notes``: the code that makes the value, the search words), ``mkdocs.yml`` and the
@@ -28,7 +28,8 @@ from pytorch_notes.site.project import CODE, Project
 
 FORMAT = 1  # bump when what a stored value holds changes
 KEEP_S = 600.0  # an entry a full build did not use is kept this long (another configuration's, make serve's)
-SUFFIXES = {"page": ".html", "markdown": ".json", "search": ".json", "bundles": ".zip", "jinja": ".bc"}
+SUFFIXES = {"markdown": ".json", "search": ".json", "bundles": ".zip", "jinja": ".bc"}
+RETIRED = ("page",)  # kinds no build stores any more, whose entries ``evict`` removes
 
 
 def digest(payload) -> str:
@@ -155,7 +156,7 @@ class Store:
         folder grows with every edit of the build code."""
         now = time.time() if now is None else now
         removed = 0
-        for path in (p for kind in SUFFIXES for p in self.root.glob(f"{kind}/??/*")):
+        for path in (p for kind in [*SUFFIXES, *RETIRED] for p in self.root.glob(f"{kind}/??/*")):
             if path in self.used or path.name.startswith("."):
                 continue
             try:

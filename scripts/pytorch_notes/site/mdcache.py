@@ -1,8 +1,8 @@
 """Reuse a Markdown page's conversion to HTML across builds when none of its inputs changed.
 
 MkDocs converts every page's Markdown (``Page.render``: Python-Markdown with this site's extensions) on
-every build, after ``on_page_markdown``; the page's template render is cached apart (``rendercache``).
-``Page.render`` is a function of
+every build, after ``on_page_markdown``, and most of a warm build's time would go to it (highlighting
+the examples' code). ``Page.render`` is a function of
 
 * the page's Markdown after ``on_page_markdown`` and the examples ``embed.Embeds.prepare`` rendered
   for it (``EmbedPreprocessor`` puts them in place during the conversion);
@@ -16,8 +16,8 @@ It sets ``content``, ``toc``, the title found in the HTML, the anchor ids the pa
 anchors it holds (checked by MkDocs after every page is converted), and it logs warnings (a link to a
 missing file). ``install`` wraps ``Page.render``: on a hit all of that is restored and the warnings
 are logged again, so ``--strict`` fails as it would have. Notebook pages are rendered by
-mkdocs-jupyter, which has its own cache. ``PYTORCH_NOTES_RENDER_CACHE=0`` turns this off, as it does ``rendercache``.
-``tests/test_rendercache.py`` compares cached and uncached builds after edits of each kind of input.
+mkdocs-jupyter, which has its own cache. ``PYTORCH_NOTES_MARKDOWN_CACHE=0`` turns this off.
+``tests/test_mdcache.py`` compares cached and uncached builds after edits of each kind of input.
 """
 
 from __future__ import annotations
@@ -25,9 +25,31 @@ from __future__ import annotations
 import functools
 import logging
 import os
+from collections.abc import Mapping
+
+from mkdocs.plugins import BasePlugin
 
 from pytorch_notes.site.cache import Store, TextDigests, digest
-from pytorch_notes.site.rendercache import plain
+
+
+def plain(value):
+    """``value`` as JSON-able plain data for a digest: mappings (MkDocs' ``Config`` included), sequences
+    and sets recursively, a plugin by its settings, and any other object by its ``repr`` where that is
+    stable (no memory address), else by its type's name (``mkdocs.yml`` itself is in every key)."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((plain(v) for v in value), key=repr)
+    if isinstance(value, BasePlugin):  # by its settings
+        return {"plugin": type(value).__qualname__, "config": plain(value.config)}
+    text = repr(value)
+    if " at 0x" not in text and " object at " not in text:
+        return f"{type(value).__qualname__}:{text}"
+    return f"{type(value).__module__}.{type(value).__qualname__}:{getattr(value, '__qualname__', '')}"
 
 
 def build_part(config, files) -> str:
@@ -108,7 +130,7 @@ def install(store: Store, embeds=None, digests: TextDigests | None = None) -> No
 
     @functools.wraps(render)
     def cached_render(self, config, files) -> None:
-        if os.environ.get("PYTORCH_NOTES_RENDER_CACHE", "1") == "0" or self.markdown is None:
+        if os.environ.get("PYTORCH_NOTES_MARKDOWN_CACHE", "1") == "0" or self.markdown is None:
             return render(self, config, files)
         found = builds.get(id(files))
         if found is None or found[0] is not files:

@@ -6,8 +6,8 @@ the output store written by ``make capture``.
 * ``load_config``: ``defer_imports`` (``deferimports``) and quiet loggers (``quiet``), before MkDocs
   imports the plugins listed after this one; so it is listed first under ``plugins:`` in mkdocs.yml.
 * ``on_config``: the checkout's folders from the configuration (``project``); add the embed syntax
-  (``embed``); cache search entries (``buildcache``), Markdown conversions (``mdcache``) and page
-  renders (``rendercache``, ``on_env``), all in the one cache (``cache``).
+  (``embed``); cache search entries (``buildcache``) and Markdown conversions (``mdcache``), with the
+  compiled theme templates (``on_env``), all in the one cache (``cache``).
 * ``on_pre_build``, the first ``on_files``: the last build's files are set aside while MkDocs cleans the
   site, then put back to be written over (``sitedir``).
 * ``on_files``: add each chapter's notebook page and the notebook downloads as generated files
@@ -69,7 +69,6 @@ from pytorch_notes.site import (
     notebooks,
     prewarm,
     quiet,
-    rendercache,
     search,
     servewatch,
     sitedir,
@@ -213,9 +212,8 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
     @event_priority(AFTER_OTHERS)  # after mkdocs-static-i18n's
     def on_env(self, env, *, config, files):
         env.globals["pn_strings"] = ui  # the UI strings of a language, for docs/overrides (404, footer)
-        env = buildcache.compiled_templates(env, self.store)  # Material's templates compiled once, not per build
         self.serve.restore_skipped_pages(files)  # titles of the pages a dirty rebuild did not read
-        return rendercache.install(env, config, self.store, self.digests)  # an unchanged page is not rendered again
+        return buildcache.compiled_templates(env, self.store)  # Material's templates compiled once, not per build
 
     @event_priority(AFTER_OTHERS)  # after mkdocs-static-i18n's (50)
     def on_page_markdown(self, markdown: str, *, page, config, files) -> str:

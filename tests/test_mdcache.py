@@ -1,10 +1,9 @@
-"""Page renders (pytorch_notes.site.rendercache) and Markdown conversions (pytorch_notes.site.mdcache)
-reused across builds give the pages a fresh build gives, and a change anywhere in what a template or a
-conversion reads does them again.
+"""Markdown conversions (pytorch_notes.site.mdcache) reused across builds give the pages a fresh build
+gives, and a change anywhere in what a conversion reads does it again.
 
-The builds are of a small two-language Material site (mkdocs-static-i18n, which rewrites the language
-switcher's links for every page) with only the caches' hook. Whether a page came from a cache is seen
-by marking every stored entry: a page written from the cache carries the mark.
+The builds are of a small two-language Material site (mkdocs-static-i18n) with only the cache's hook.
+Whether a page's conversion came from the cache is seen by marking every stored entry: a page whose
+content came from the cache carries the mark.
 """
 
 from __future__ import annotations
@@ -12,13 +11,12 @@ from __future__ import annotations
 import filecmp
 import json
 import logging
-import re
 from pathlib import Path
 
 import pytest
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
-from pytorch_notes.site import rendercache
+from pytorch_notes.site import mdcache
 
 MARK = "<!-- from the render cache -->"
 PAGES = ("index.md", "a.md", "b.md")
@@ -43,7 +41,7 @@ hooks:
   - hook.py
 """
 HOOK = """\
-from pytorch_notes.site import cache, mdcache, rendercache
+from pytorch_notes.site import cache, mdcache
 from pytorch_notes.site.project import Project
 
 STORE = []
@@ -53,12 +51,8 @@ def on_config(config):
     STORE[:] = [cache.Store.of(Project.from_config(config))]  # as the plugin's: the checkout's .cache/pytorch-notes
     STORE[0].new_build()
     mdcache.install(STORE[0])
-
-
-def on_env(env, config, files):
-    return rendercache.install(env, config, STORE[0])
 """
-ENTRIES = Path(".cache") / "pytorch-notes"  # the one cache of the checkout: page/ and markdown/
+ENTRIES = Path(".cache") / "pytorch-notes"  # the one cache of the checkout: markdown/
 
 
 def _project(root: Path) -> Path:
@@ -74,7 +68,7 @@ def _project(root: Path) -> Path:
 
 
 def _build(root: Path, site: str, *, cached: bool = True, monkeypatch) -> Path:
-    monkeypatch.setenv("PYTORCH_NOTES_RENDER_CACHE", "1" if cached else "0")
+    monkeypatch.setenv("PYTORCH_NOTES_MARKDOWN_CACHE", "1" if cached else "0")
     monkeypatch.setattr("sys.argv", ["mkdocs", "build"])  # mkdocs-static-i18n reads --dirty from it
     config = load_config(str(root / "mkdocs.yml"), site_dir=str(root / site))
     logging.getLogger("mkdocs").setLevel(logging.WARNING)
@@ -85,17 +79,6 @@ def _build(root: Path, site: str, *, cached: bool = True, monkeypatch) -> Path:
 def _pages(site: Path) -> dict[str, str]:
     return {p.relative_to(site).as_posix(): p.read_text(encoding="utf-8")
             for p in sorted(site.rglob("index.html"))}
-
-
-def _mark_entries(root: Path) -> int:
-    entries = list((root / ENTRIES / "page").glob("*/*.html"))
-    for path in entries:
-        path.write_text(MARK + path.read_text(encoding="utf-8"), encoding="utf-8")
-    return len(entries)
-
-
-def _from_cache(site: Path) -> set[str]:
-    return {rel for rel, html in _pages(site).items() if html.startswith(MARK)}
 
 
 def _same_as_fresh(root: Path, site: Path, monkeypatch) -> None:
@@ -118,47 +101,7 @@ def test_a_cached_build_writes_what_an_uncached_one_does(project, monkeypatch):
     for rel in pages:
         assert filecmp.cmp(first / rel, fresh / rel, shallow=False), rel
         assert filecmp.cmp(again / rel, fresh / rel, shallow=False), rel
-    assert len(list((project / ENTRIES / "page").glob("*/*.html"))) == len(pages)  # one entry per page
-
-
-def test_only_the_pages_a_change_shows_on_are_rendered_again(project, monkeypatch):
-    _build(project, "site", monkeypatch=monkeypatch)
-    everything = set(_pages(project / "site"))
-    assert _mark_entries(project) == len(everything)
-    assert _from_cache(_build(project, "site", monkeypatch=monkeypatch)) == everything  # a build changing nothing
-
-    page = project / "docs" / "zh" / "b.md"  # its text: that page only
-    page.write_text(page.read_text(encoding="utf-8") + "\nOne more sentence.\n", encoding="utf-8")
-    site = _build(project, "site", monkeypatch=monkeypatch)
-    assert everything - _from_cache(site) == {"b/index.html"}
-    _mark_entries(project)
-
-    page.write_text(page.read_text(encoding="utf-8").replace("# zh b", "# zh b renamed"), encoding="utf-8")
-    site = _build(project, "site", monkeypatch=monkeypatch)  # its title: the navigation of every Chinese page
-    assert _from_cache(site) == {rel for rel in everything if rel.startswith("en/")}
-    assert "zh b renamed" in (site / "index.html").read_text(encoding="utf-8")
-    _same_as_fresh(project, site, monkeypatch)
-    _mark_entries(project)
-
-    config = project / "mkdocs.yml"  # the configuration: every page
-    config.write_text(CONFIG.format(copyright="Copyright two"), encoding="utf-8")
-    site = _build(project, "site", monkeypatch=monkeypatch)
-    assert _from_cache(site) == set()
-    _same_as_fresh(project, site, monkeypatch)
-
-
-def test_a_page_whose_translation_goes_is_rendered_again(project, monkeypatch):
-    """mkdocs-static-i18n rewrites the language switcher's links (``config.extra.alternate``) for each
-    page: the Chinese page b, its text unchanged, links to the English home once its twin is gone."""
-    switcher = re.compile(r'href="([^"]*)" hreflang="en"')
-    site = _build(project, "site", monkeypatch=monkeypatch)
-    assert set(switcher.findall((site / "b" / "index.html").read_text(encoding="utf-8"))) == {"../en/b/"}
-    _mark_entries(project)
-    (project / "docs" / "en" / "b.md").unlink()
-    site = _build(project, "site", monkeypatch=monkeypatch)
-    assert "b/index.html" not in _from_cache(site)
-    assert set(switcher.findall((site / "b" / "index.html").read_text(encoding="utf-8"))) == {"/en/"}
-    _same_as_fresh(project, site, monkeypatch)
+    assert len(list((project / ENTRIES / "markdown").glob("*/*.json"))) == len(pages)  # one entry per page
 
 
 def _mark_conversions(root: Path) -> None:
@@ -205,22 +148,27 @@ def test_a_reused_conversion_warns_and_links_as_a_fresh_one(project, monkeypatch
     _same_as_fresh(project, site, monkeypatch)
 
 
-def test_plain_describes_settings_and_refuses_objects_without_a_stable_repr():
+def test_only_the_conversions_a_change_reaches_are_done_again(project, monkeypatch):
+    site = _build(project, "site", monkeypatch=monkeypatch)
+    everything = set(_pages(site))
+    _mark_conversions(project)
+    assert _converted_from_cache(_build(project, "site", monkeypatch=monkeypatch)) == everything
+    page = project / "docs" / "zh" / "b.md"  # its text: that page only
+    page.write_text(page.read_text(encoding="utf-8") + "\nOne more sentence.\n", encoding="utf-8")
+    site = _build(project, "site", monkeypatch=monkeypatch)
+    assert everything - _converted_from_cache(site) == {"b/index.html"}
+    _same_as_fresh(project, site, monkeypatch)
+    config = project / "mkdocs.yml"  # the configuration: every page
+    config.write_text(CONFIG.format(copyright="Copyright two"), encoding="utf-8")
+    _mark_conversions(project)
+    site = _build(project, "site", monkeypatch=monkeypatch)
+    assert _converted_from_cache(site) == set()
+    _same_as_fresh(project, site, monkeypatch)
+
+
+def test_plain_describes_settings_by_value_and_objects_without_a_stable_repr_by_type():
     class Opaque:
         pass
 
-    assert rendercache.plain({"b": (1, 2), "a": {3, 1}}) == {"b": [1, 2], "a": [1, 3]}
-    assert rendercache.plain(Opaque()).endswith("Opaque:")
-    with pytest.raises(rendercache.Uncacheable):
-        rendercache.plain([Opaque()], strict=True)
-
-
-def test_no_template_reads_what_the_key_leaves_out():
-    import material
-    from pytorch_notes.settings import DOCS_DIR
-
-    left_out = [*rendercache.NOT_RENDERED, "build_date_utc"]
-    dirs = [Path(material.__file__).parent / "templates", DOCS_DIR / "overrides"]
-    for path in (p for d in dirs for p in d.rglob("*.html")):
-        text = path.read_text(encoding="utf-8")
-        assert not [name for name in left_out if name in text], path
+    assert mdcache.plain({"b": (1, 2), "a": {3, 1}}) == {"b": [1, 2], "a": [1, 3]}
+    assert mdcache.plain(Opaque()).endswith("Opaque:")

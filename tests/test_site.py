@@ -88,6 +88,11 @@ def test_search_index_per_language(site):
     # between its characters, as the browser marks a query (site/searchwords.py).
     assert any("\u200b张\u2060量" in d["text"] or "张\u2060量\u200b" in d["text"] for d in zh)
     assert not any("张量" in d["text"] for d in zh), "an unmarked Chinese word in the index"
+    # the glossary's terms are words of jieba's dictionary (searchwords.load_user_dictionary): whole, not split
+    text = "".join(d["text"] + d["title"] for d in zh)
+    for term in ("自动求导", "叶子节点"):
+        whole, split = "\u2060".join(term), "\u2060".join(term[:2]) + "\u200b" + "\u2060".join(term[2:])
+        assert whole in text and split not in text, term
     assert (site / "search/vocabulary.js").read_text(encoding="utf-8").startswith("window.__pnVocabulary={")
     # Notebook pages repeat the examples that chapters embed: kept out of the index, whose
     # chapter entries carry the code itself.

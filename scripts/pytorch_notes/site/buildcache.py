@@ -25,6 +25,7 @@ from pathlib import Path
 
 from pytorch_notes.site.cache import Store, TextDigests
 from pytorch_notes.site.search import index_view
+from pytorch_notes.site.searchwords import load_user_dictionary
 
 
 def _toc(items) -> list:
@@ -92,6 +93,7 @@ def install(store: Store, serve=None, digests: TextDigests | None = None) -> Non
         return
     add_entry = materials_add_entry()
     digest = digests if digests is not None else TextDigests()
+    segmenter: list[bool] = []  # jieba has the course's terms (searchwords.load_user_dictionary)
 
     @functools.wraps(add_entry)
     def add_entry_from_context(self, page):
@@ -100,6 +102,9 @@ def install(store: Store, serve=None, digests: TextDigests | None = None) -> Non
         if key is not None and (found := store.get_json("search", key)) is not None:
             self.entries.extend(found)
         else:
+            if key is not None and not segmenter:  # the first page this wrapper indexes: the course's terms
+                load_user_dictionary()
+                segmenter.append(True)
             # an excluded page gives no entries (no key to compute); the others from less HTML (PageFields)
             add_entry(self, page if key is None else PageFields.of(page))
             if key is not None:

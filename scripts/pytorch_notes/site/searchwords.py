@@ -102,10 +102,23 @@ def vocabulary_script(docs: list[dict] | Counter, stop: frozenset[str]) -> str:
 # --- the course's terms as words of jieba's dictionary ---------------------------------------------------
 # jieba splits terms it does not know (自动求导 -> 自动 求导, 叶子节点 -> 叶子 节点), so a chapter's title would be
 # no word of the index and typing it would rank another chapter first. The Chinese terms of the glossary
-# (docs/zh/glossary.md, first column) are given to jieba through Material's public option
-# `jieba_dict_user` (mkdocs.yml), from this file; tests/test_search_words.py keeps it equal to the glossary.
+# (docs/zh/glossary.md, first column) are given to jieba from this file (``load_user_dictionary``);
+# tests/test_search_words.py keeps it equal to the glossary.
 USER_DICTIONARY = Path(__file__).with_name("search_words.txt")
 _TERM_CELL = re.compile(r"^\|\s*([^|]+?)\s*\|")
+
+
+def load_user_dictionary() -> None:
+    """Give jieba, Material's Chinese segmenter, the course's terms (``USER_DICTIONARY``), loading its own
+    dictionary first; nothing without jieba. Called before a process indexes its first page
+    (``buildcache.install``) and while ``make serve`` is idle, not from Material's ``jieba_dict_user``
+    option, which loads the dictionary on every build although a warm build takes every page's entries
+    from the cache. Loading the words again adds nothing."""
+    try:
+        import jieba  # noqa: PLC0415 - Material's optional Chinese segmenter
+    except ImportError:
+        return
+    jieba.load_userdict(str(USER_DICTIONARY))
 
 
 def glossary_terms(glossary_md: str) -> list[str]:

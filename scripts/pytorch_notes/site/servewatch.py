@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 from pytorch_notes.site.common import log
+from pytorch_notes.site.searchwords import load_user_dictionary
 
 
 class _ChangesOnly:
@@ -78,16 +79,11 @@ class Watcher:
         return server
 
 
-def load_segmenter_in_background() -> threading.Thread | None:
-    """Under ``make serve``, load jieba's dictionary in a thread once the site is served (``on_serve``):
-    the first build takes every page's search entries from the build cache, so jieba is first needed by
-    the first rebuild after a save, which would wait for its dictionary. A rebuild that comes sooner
-    waits on jieba's own lock. Returns the thread, or None without jieba.
-    """
-    try:
-        import jieba  # noqa: PLC0415 - Material's optional Chinese segmenter
-    except ImportError:
-        return None
-    thread = threading.Thread(target=jieba.initialize, name="jieba-dictionary", daemon=True)
+def load_segmenter_in_background() -> threading.Thread:
+    """Under ``make serve``, load jieba's dictionary and the course's terms in a thread once the site is
+    served (``on_serve``; ``searchwords.load_user_dictionary``): the first build takes every page's search
+    entries from the build cache, so jieba is first needed by the first rebuild after a save, which would
+    wait for its dictionary. A rebuild that comes sooner waits on jieba's own lock. Returns the thread."""
+    thread = threading.Thread(target=load_user_dictionary, name="jieba-dictionary", daemon=True)
     thread.start()
     return thread

@@ -21,7 +21,7 @@ moves its address to a free port; the variables the Makefile exports come from `
   the theme (its template overrides in ``docs/overrides`` included, but for the two that read the plugin's
   UI strings, ``pn_strings``: the 404 page and the footer, Material's own there), i18n, search and the Markdown
   extensions but no hooks and no mkdocs-jupyter (``plain_overrides``): the floor for this stack;
-  reported with the ratio ours / plain, no target.
+  reported with the ratio ours / plain (target <= 1.2: the glue costs at most a fifth of the floor).
 * fresh clone (``benchmarks.fresh``): ``make serve`` in a ``git clone`` of HEAD until the home page
   answers (target < 60 s), and ``make test`` in another (target < 180 s), each creating its virtualenv.
 """
@@ -361,4 +361,5 @@ def _reloads(tmp: Path, root: Path, env: dict, edits: int, warm: Figure, found: 
 
 def _plain(tmp: Path, repeat: int, warm: Figure, found: list[Figure]) -> None:
     plain = bench_plain(tmp, repeat)
-    found += [plain, ratio("warm build, ours / plain Material", warm, plain, note="no target: the cost of our hooks")]
+    found += [plain, ratio("warm build, ours / plain Material", warm, plain, ("<=", 1.2),
+                           note="the cost of our glue (issue 28: at most 1.2x)")]

@@ -6,8 +6,9 @@ the output store written by ``make capture``.
 * ``load_config``: ``defer_imports`` (``deferimports``) and quiet loggers (``quiet``), before MkDocs
   imports the plugins listed after this one; so it is listed first under ``plugins:`` in mkdocs.yml.
 * ``on_config``: the checkout's folders from the configuration (``project``); add the embed syntax
-  (``embed``); cache search entries (``buildcache``) and Markdown conversions (``mdcache``), with the
-  compiled theme templates (``on_env``), all in the one cache (``cache``).
+  (``embed``) and highlight a code block once per build (``fences``); cache search entries (``buildcache``)
+  and Markdown conversions (``mdcache``), with the compiled theme templates (``on_env``), all in the one
+  cache (``cache``).
 * ``on_pre_build``, the first ``on_files``: the last build's files are set aside while MkDocs cleans the
   site, then put back to be written over (``sitedir``).
 * ``on_files``: add each chapter's notebook page and the notebook downloads as generated files
@@ -59,6 +60,7 @@ from pytorch_notes.site import (
     cache,
     coursemap,
     embed,
+    fences,
     i18n,
     incremental,
     lag,
@@ -107,6 +109,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         self.site = sitedir.SiteDir()  # the last build's files, written over (MkDocs would delete them first)
         self.search_written = search.Written()  # each language's index as last written, by entry
         self.digests = cache.TextDigests()  # page texts hashed once for the caches' keys
+        self.highlights = fences.Highlights()  # the code blocks highlighted in this build
         self.saved_404: dict[str, str] = {}  # language -> its 404 page (i18n.keep_404)
         self.watcher = servewatch.Watcher()  # make serve: saves seen by inotify
 
@@ -160,6 +163,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         project = self.project  # one object for every build (buildcache.install compares its owners by identity)
         notebooks.refuse_leftovers(project.docs_dir)
         config.markdown_extensions.append(embed.EmbedExtension(self.embeds))  # the ::: example syntax
+        config.markdown_extensions.append(fences.SameCodeOnce(self.highlights))  # a device tab's code: once
         # the HTML templates, <custom_dir>/pytorch-notes/ before render/templates/
         templates = templating.Templates.of(config.theme.custom_dir)
         self.embeds.templates = self.times.templates = self.bundles.templates = templates
@@ -174,6 +178,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
             self.serve.start_build(project)
             self.embeds.new_build(None if self.serve.plan.full else self.serve.plan.examples)  # serve: what changed
             self.notebooks.new_build()
+            self.highlights.clear()
         return config
 
     @event_priority(AFTER_OTHERS)  # after mkdocs-jupyter's

@@ -100,6 +100,11 @@ def discover_examples(examples_dir: Path = EXAMPLES_DIR) -> list[Path]:
             if not p.parent.name.startswith(("_", ".")) and not p.name.startswith("_")]
 
 
+def discovered_id(path: Path) -> str:
+    """The id (``"<chapter>/<name>.py"``) of a path ``discover_examples`` listed."""
+    return f"{path.parent.name}/{path.name}"
+
+
 @functools.lru_cache(maxsize=4096)  # a build asks ~1,000 times
 def resolve_example(rel: str, examples_dir: Path = EXAMPLES_DIR) -> Path:
     """Map an embed identifier such as ``"autograd/leaf.py"`` to its path under ``examples_dir`` (may

@@ -35,6 +35,7 @@ from pytorch_notes.examplefiles import (  # re-exported: every stage imports the
     ExampleError,
     check_example_id,
     discover_examples,
+    discovered_id,
     example_file,
     resolve_example,
 )
@@ -42,8 +43,8 @@ from pytorch_notes.filememo import file_memo
 from pytorch_notes.settings import EXAMPLES_DIR
 
 __all__ = ["EXAMPLE_ID_PATTERN", "NAME_PATTERN", "NAME_RULE", "Cell", "Example", "ExampleError", "check_example_id",
-           "code_key", "discover_examples", "example_file", "example_key", "parse_example", "resolve_example",
-           "source_sha256"]
+           "code_key", "discover_examples", "discovered_id", "example_file", "example_key", "parse_example",
+           "resolve_example", "source_sha256"]
 
 DEFAULT_TIMEOUT_S = 60.0
 MAX_TIMEOUT_S = 3600.0  # an example of the course runs in seconds; "inf" or "nan" would never end

@@ -22,7 +22,7 @@ from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
 from pytorch_notes.pages import PageError, find_embeds, prose_lines
-from pytorch_notes.parse import ExampleError, discover_examples, parse_example, resolve_example
+from pytorch_notes.parse import ExampleError, discover_examples, discovered_id, parse_example, resolve_example
 from pytorch_notes.render.html import Links, figure_assets, render_example
 from pytorch_notes.render.templating import PACKAGE
 from pytorch_notes.settings import LANGUAGES
@@ -153,7 +153,7 @@ class Embeds:
         """
         for path in discover_examples(self.examples_dir):
             try:
-                example = self.example(f"{path.parent.name}/{path.name}")  # discover_examples: <chapter>/<name>.py
+                example = self.example(discovered_id(path))
             except ExampleError as exc:
                 if str(exc) not in self.reported:
                     self.reported.add(str(exc))

@@ -167,14 +167,13 @@ _SPAN_TAG = re.compile(r"</?span\b[^>]*>")  # Pygments' tokens: the indexer keep
 def index_view(content: str) -> str:
     """``content`` (a page's HTML) as Material's search indexing reads it, lighter: each element the
     indexer skips whole (``_SKIPPED``) is emptied, its start and end tags kept, so the parser's stack and
-    sections are the same and the entries are equal (``tests/test_search_index.py`` checks every page of
-    the real site). The second device tab, the provenance lines and the line numbers were more than half
-    of a chapter's HTML: 15.1 -> 6.8 MB for the 80 indexed pages, Material's indexing 10.4 -> 5.3 s, this
-    pass 0.36 s (2026-11-27, one core). An element holding a heading, or one whose end is not found, is
-    left as it is. (Material compares elements by tag name, so a ``<div>`` inside a skipped ``<div>``
-    used to end the skipping early, ``exclude_example_tab_labels``; emptied, it cannot.) Inside ``<code>``
-    the highlighter's ``<span>`` tags go too: the indexer adds no text for a span and joins the text
-    around it, so the entries stay the same from a third of the tags."""
+    sections are the same and the entries are equal (``tests/test_search_index.py``, on a page with each
+    kind of skipped element). The second device tab, the provenance lines and the line numbers are more
+    than half of a chapter's HTML, so Material parses about half as much. An element holding a heading,
+    or one whose end is not found, is left as it is. (Material compares elements by tag name, so a
+    ``<div>`` inside a skipped ``<div>`` would end the skipping early; emptied, it cannot.) Inside
+    ``<code>`` the highlighter's ``<span>`` tags go too: the indexer adds no text for a span and joins the
+    text around it, so the entries stay the same from a third of the tags."""
     out, pos = [], 0
     for m in _SKIPPED.finditer(content):
         if m.start() < pos:
@@ -208,8 +207,8 @@ def set_aside_unsearched_content(context: dict, page) -> None:
 
     After indexing a page, Material removes ``data-search-*`` attributes from its HTML with a regular
     expression over all of it, also on a page it does not index. The chapter notebook pages are kept out
-    of the index (``notebook_view``: ``meta.search.exclude``) and are most of the site's HTML: the
-    substitution, which changes nothing there, took ~0.5 s of a warm build (27 MB, 2 cores, 2026-11-27).
+    of the index (``notebook_view``: ``meta.search.exclude``) and are most of the site's HTML, where the
+    substitution changes nothing.
     ``put_back_content`` (just after Material's) restores it before the page is rendered."""
     content = page.content or ""
     if (page.meta or {}).get("search", {}).get("exclude") and "data-search-" not in content:

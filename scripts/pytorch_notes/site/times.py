@@ -30,7 +30,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
 from pytorch_notes.pages import PageError, all_embeds, language_pages, page_outline
-from pytorch_notes.parse import ExampleError, discover_examples
+from pytorch_notes.parse import ExampleError, discover_examples, discovered_id
 from pytorch_notes.render.html import verification_line
 from pytorch_notes.render.templating import PACKAGE
 from pytorch_notes.render.times import MARKER, ChapterTimes, chapter_anchor, example_row, times_markdown
@@ -86,7 +86,7 @@ def chapters(config, files, page, lang: str, project: Project, examples: Embeds)
             if e.rel not in hrefs:
                 hrefs[e.rel] = (get_relative_url(target.url, page.file.url) + "#" + e.anchor) if target else ""
     for path in discover_examples(project.examples_dir):  # any example no page embeds (the tests forbid one)
-        rel = f"{path.parent.name}/{path.name}"
+        rel = discovered_id(path)
         found.setdefault(path.parent.name, ChapterTimes(path.parent.name, path.parent.name, ""))
         hrefs.setdefault(rel, "")
     for rel, href in hrefs.items():

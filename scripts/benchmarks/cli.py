@@ -15,7 +15,9 @@ Sections (all by default, in this order):
 
 * ``build``: strict build of both languages from stored outputs, cold (``.cache`` emptied, target
   < 15 s) and warm (mkdocs-jupyter cache filled by the previous build, target < 4 s); the page weights
-  are measured on the warm build's output (``weight``).
+  are measured on the warm build's output (``weight``). Each cold build is taken apart: the CPU seconds
+  of all its processes (over the machine's cores: the least cold build there) and a build with only the
+  notebooks' conversions kept (the build's own process: the least cold build on any number of cores).
 * ``exec``: the same site built by a build that executes the examples: mkdocs-jupyter with
   ``execute: true`` and its cache off, on the chapter notebooks the hooks generate, stripped of their
   stored outputs by an extra hook. The page embeds are kept (they read the store, which costs little),

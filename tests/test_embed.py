@@ -107,3 +107,50 @@ def test_the_store_is_read_once_per_example_in_a_build_and_every_time_outside_on
     assert embeds.freshness(example) is first and len(reads) == 6
     embeds.new_build({"tensors/create.py"})  # its file or a record changed: read again
     assert embeds.freshness(example) is not first and len(reads) == 7
+
+
+def test_an_embed_is_keyed_by_what_its_rendering_reads_and_rendered_only_when_converted(
+        write_example, examples_dir, tmp_path, monkeypatch):
+    """The Markdown cache (site/mdcache.py) keys a page's conversion by its embeds' keys, so a page whose
+    conversion it holds never renders its examples: each key must change with every input of the rendering."""
+    from pytorch_notes.capture.cli import record_from_run
+    from pytorch_notes.execute.supervise import run_example
+    from pytorch_notes.parse import parse_example
+    from pytorch_notes.render.templating import Templates
+    from pytorch_notes.site import embed
+    from pytorch_notes.store.layout import record_path
+    from pytorch_notes.store.records import save_record
+
+    path = write_example("ch/ex.py", "# %%\nprint(1)  # zh: 一 | en: one\n")
+    save_record(record_from_run(run_example(parse_example(path, examples_dir))), examples_dir)
+    plugin = opened_plugin(examples_dir=examples_dir)
+    renders = []
+    real = embed.render_example
+    monkeypatch.setattr(embed, "render_example", lambda *a: renders.append(a) or real(*a))
+    md = "# T\n\n::: example ch/ex.py\n"
+
+    def key(src="zh/t.md", extra=None, text=md):
+        page = SimpleNamespace(file=SimpleNamespace(src_uri=src, url=src[:-3] + "/"))
+        config = SimpleNamespace(use_directory_urls=True, extra=extra or {})
+        plugin.on_page_markdown(text, page=page, config=config, files=None)
+        return plugin.embeds.prepared()[1][("ch/ex.py", 1)]
+
+    first = key()
+    assert key() == first and renders == [], "the same inputs give the same key; preparing renders nothing"
+    keys = {"language": key(src="en/t.md"), "page": key(src="zh/u.md"),
+            "links": key(extra={"published_notebooks": "github:o/r@notebooks"})}
+    key(text=md + "\n::: example ch/ex.py\n")
+    keys["anchor"] = plugin.embeds.prepared()[1][("ch/ex.py", 2)]  # its second embed: another id
+    path.write_text("# %%\nprint(1)  # zh: 二 | en: two\n", encoding="utf-8")  # the record stays fresh
+    keys["example"] = key()
+    record = record_path("ch/ex.py", "cpu", examples_dir)
+    record.write_bytes(record.read_bytes())  # written again: keyed by its stat, as loaded records are (filememo)
+    keys["record"] = key()
+    (tmp_path / "overrides" / "pytorch-notes" / "example").mkdir(parents=True)
+    (tmp_path / "overrides" / "pytorch-notes" / "example" / "head.html").write_text("<div id='{{ anchor }}'>")
+    plugin.embeds.templates = Templates.of(tmp_path / "overrides")
+    keys["templates"] = key()
+    assert len({first, *keys.values()}) == len(keys) + 1, keys
+    assert renders == []
+    html = to_page_html(md, plugin.embeds)
+    assert len(renders) == 1 and "<div id='example-ch-ex'>" in html and "二" in html

@@ -193,7 +193,7 @@ def test_each_example_links_a_prefilled_new_issue(write_example, examples_dir):
 
 def test_colab_and_kaggle_links_only_where_the_notebooks_are_published(write_example, examples_dir):
     from mkdocs.exceptions import PluginError
-    from pytorch_notes.site.embed import notebook_services
+    from pytorch_notes.site.urls import notebook_services
     services = notebook_services("github:o/r@notebooks", "en", "ch/ex.py")
     assert services == {
         "colab": "https://colab.research.google.com/github/o/r/blob/notebooks/en/ch/ex.ipynb",

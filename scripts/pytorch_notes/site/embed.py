@@ -1,18 +1,20 @@
 """Embeds: each ``::: example <chapter>/<name>.py`` line of a page becomes the rendered example, read
 from the store (never executed).
 
-``Embeds.prepare`` (from ``on_page_markdown``) checks a page's embeds and renders them;
-``EmbedExtension``, a Markdown extension added in ``on_config``, puts them in place while the page's
-Markdown is converted, with their HTML in the stash. Both share the plugin's ``Embeds``: the page being
-built and, for one build, each example's state in the store.
+``Embeds.prepare`` (from ``on_page_markdown``) checks a page's embeds and keys each by the inputs of its
+rendering; ``EmbedExtension``, a Markdown extension added in ``on_config``, renders them and puts them in
+place while the page's Markdown is converted, with their HTML in the stash. A page whose conversion the
+Markdown cache holds (``mdcache``, keyed by those keys) is not converted, so its examples are not
+rendered. Both share the plugin's ``Embeds``: the page being built and, for one build, each example's
+state in the store.
 """
 
 from __future__ import annotations
 
+import functools
 import os
-import re
-import urllib.parse
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from markdown.extensions import Extension
@@ -21,13 +23,24 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
+from pytorch_notes.filememo import stat_key
 from pytorch_notes.pages import PageError, find_embeds, prose_lines
 from pytorch_notes.parse import ExampleError, discover_examples, discovered_id, parse_example, resolve_example
 from pytorch_notes.render.html import Links, figure_assets, render_example
 from pytorch_notes.render.templating import PACKAGE
 from pytorch_notes.settings import LANGUAGES
+from pytorch_notes.site.cache import digest
 from pytorch_notes.site.common import log
-from pytorch_notes.site.urls import chapter_notebook_url, example_ipynb_url, lang_root, section_headings
+from pytorch_notes.site.urls import (
+    chapter_notebook_url,
+    example_ipynb_url,
+    lang_root,
+    new_issue_url,
+    notebook_services,
+    section_headings,
+)
+from pytorch_notes.store.layout import failure_path, record_path
+from pytorch_notes.store.model import DEVICE_KINDS
 from pytorch_notes.store.records import StoreError, freshness
 from pytorch_notes.store.untrusted import terminal_text
 
@@ -40,11 +53,19 @@ def py_url(lang: str, rel: str) -> str:
 
 @dataclass
 class _PageEmbeds:
-    """The rendered embeds of the page being built: (example id, occurrence) -> Markdown."""
+    """The embeds of the page being built, each under (example id, occurrence): the digest of what its
+    rendering reads (``keys``) and its Markdown, rendered when first asked for (``markdown``)."""
 
     page_name: str
+    keys: dict[tuple[str, int], str] = field(default_factory=dict)
+    todo: dict[tuple[str, int], Callable[[], str]] = field(default_factory=dict)
     rendered: dict[tuple[str, int], str] = field(default_factory=dict)
-    shown: dict[str, object] = field(default_factory=dict)  # example id -> the record its block shows first
+
+    def markdown(self, embed: tuple[str, int]) -> str | None:
+        """The rendered Markdown of ``embed``, or None when the page has no such embed."""
+        if embed not in self.rendered and embed in self.todo:
+            self.rendered[embed] = self.todo.pop(embed)()
+        return self.rendered.get(embed)
 
 
 class Embeds:
@@ -122,7 +143,7 @@ class Embeds:
             return example, None
 
     def prepare(self, markdown: str, page, config, lang: str, page_name: str) -> None:
-        """Check every embed of a page and render it from the store, for ``EmbedPreprocessor``.
+        """Check every embed of a page and key its rendering from the store, for ``EmbedPreprocessor``.
 
         Raises:
             PluginError: a malformed or misspelled embed, a missing example, an unreadable example or
@@ -137,9 +158,15 @@ class Embeds:
         _render(self.current, embeds, page, config, lang, self)
 
     def prepared(self) -> tuple[str | None, dict[tuple[str, int], str]]:
-        """What ``EmbedPreprocessor`` reads during the conversion now due: the page name and the rendered
-        embeds ``prepare`` left (``mdcache`` keys a conversion by them)."""
-        return (None, {}) if self.current is None else (self.current.page_name, dict(self.current.rendered))
+        """What ``EmbedPreprocessor`` reads during the conversion now due: the page name and the key of each
+        embed ``prepare`` left (``mdcache`` keys a conversion by them)."""
+        return (None, {}) if self.current is None else (self.current.page_name, dict(self.current.keys))
+
+    def store_state(self, rel: str) -> list:
+        """The stat keys of example ``rel``'s store files (record and failure marker of every device kind):
+        what its ``freshness`` reads besides the example itself."""
+        return [stat_key(path(rel, kind, self.examples_dir)) for kind in DEVICE_KINDS
+                for path in (record_path, failure_path)]
 
     def example_files(self, files, config, lang: str = LANGUAGES[0]) -> None:
         """Add each example's ``.py`` download of ``lang`` (``py_url``; ``NotebookSite.stamp_py_downloads``
@@ -170,8 +197,11 @@ class Embeds:
 
 
 def _render(current: _PageEmbeds, embeds, page, config, lang: str, owner: Embeds) -> None:
-    """Render a page's ``embeds`` into ``current`` (``Embeds.prepare`` of ``owner``: its examples and their
-    freshness)."""
+    """Key a page's ``embeds`` in ``current``, each by what its rendering reads (the example's bytes, the
+    stat of its store files, the language, its anchor and links, the override folder and the templates it
+    holds; the rendering code and the templates' text, in ``docs/overrides``, are in every key of the cache:
+    ``cache.Environment``), and leave their rendering for when the page is converted (``Embeds.prepare`` of
+    ``owner``: its examples and their freshness)."""
     page_name = current.page_name
     page_url = page.file.url
 
@@ -199,42 +229,19 @@ def _render(current: _PageEmbeds, embeds, page, config, lang: str, owner: Embeds
         root = lang_root(lang)
         notebook = root + chapter_notebook_url(chapter, config.use_directory_urls) + "#" + anchors[e.rel][1]
         links = Links(py=url_for(py_url(lang, e.rel)), ipynb=url_for(root + example_ipynb_url(e.rel)),
-                      notebook=url_for(notebook), new_issue=_new_issue_url(config),
+                      notebook=url_for(notebook), new_issue=new_issue_url(config),
                       page_url=(getattr(config, "site_url", None) or "") + page_url,
                       **notebook_services((getattr(config, "extra", None) or {}).get("published_notebooks", ""),
                                           lang, e.rel))
-        current.rendered[(e.rel, e.occurrence)], _ = render_example(example, fresh, lang, url_for, links, e.anchor,
-                                                                     owner.templates)
-        if fresh.record is not None:
-            current.shown[e.rel] = fresh.record
+        tpl = owner.templates
+        current.keys[(e.rel, e.occurrence)] = digest([lang, e.anchor, page_url, asdict(links), example.sha256,
+                                                      owner.store_state(e.rel), str(tpl.overrides), tpl.overridden])
+        current.todo[(e.rel, e.occurrence)] = functools.partial(_markdown, example, fresh, lang, url_for, links,
+                                                                e.anchor, tpl)
 
 
-def notebook_services(published: str, lang: str, rel: str) -> dict[str, str]:
-    """Colab and Kaggle links to the notebook of example ``rel`` in ``lang``, when the notebooks are
-    published in a GitHub repository: ``published`` is ``github:<owner>/<repo>@<branch>`` (mkdocs.yml
-    ``extra.published_notebooks``, set by the deploy workflow, whose notebooks job pushes
-    ``<lang>/<chapter>/<name>.ipynb`` to that branch). Empty for a local build.
-
-    Raises:
-        PluginError: ``published`` is set but not of that form.
-    """
-    if not published:
-        return {}
-    m = re.fullmatch(r"github:([\w.-]+/[\w.-]+)@([\w./-]+)", published)
-    if not m:
-        raise PluginError(f"mkdocs.yml extra.published_notebooks (env PUBLISHED_NOTEBOOKS) is {published!r}; "
-                          "expected github:<owner>/<repo>@<branch>")
-    repo, branch = m.groups()
-    path = f"{repo}/blob/{branch}/{lang}/{rel[:-3]}.ipynb"
-    source = urllib.parse.quote(f"https://github.com/{path}", safe="")
-    return {"colab": f"https://colab.research.google.com/github/{path}",
-            "kaggle": f"https://www.kaggle.com/kernels/welcome?src={source}"}
-
-
-def _new_issue_url(config) -> str:
-    """``<repo_url>/issues/new`` for a GitHub or GitLab ``repo_url`` in mkdocs.yml, else ""."""
-    repo = (getattr(config, "repo_url", None) or "").rstrip("/")
-    return f"{repo}/issues/new" if repo.startswith(("https://github.com/", "https://gitlab.com/")) else ""
+def _markdown(*args) -> str:
+    return render_example(*args)[0]
 
 
 class EmbedPreprocessor(Preprocessor):
@@ -257,7 +264,7 @@ class EmbedPreprocessor(Preprocessor):
             return lines
         out = list(lines)
         for e in reversed(find_embeds("\n".join(lines), current.page_name)):
-            rendered = current.rendered.get((e.rel, e.occurrence))
+            rendered = current.markdown((e.rel, e.occurrence))
             if rendered is None:
                 continue
             block = rendered.splitlines()

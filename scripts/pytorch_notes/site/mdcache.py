@@ -4,8 +4,9 @@ MkDocs converts every page's Markdown (``Page.render``: Python-Markdown with thi
 every build, after ``on_page_markdown``, and most of a warm build's time would go to it (highlighting
 the examples' code). ``Page.render`` is a function of
 
-* the page's Markdown after ``on_page_markdown`` and the examples ``embed.Embeds.prepare`` rendered
-  for it (``EmbedPreprocessor`` puts them in place during the conversion);
+* the page's Markdown after ``on_page_markdown`` and its examples, each by the key ``embed.Embeds.prepare``
+  gave it (what its rendering reads: ``EmbedPreprocessor`` renders it and puts it in place during the
+  conversion, so a page found here renders none);
 * the page's file (source path, URL) and every file of the build with its URL (links resolve to them);
 * the configuration (its Markdown extensions, their settings, link validation levels) as plain data;
 * and, as for every value of the build's one cache (``cache.Store``, kind ``markdown``), the environment:
@@ -63,8 +64,8 @@ def build_part(config, files) -> str:
 
 
 def page_key(store: Store, build: str, page, prepared: tuple[str | None, dict], digests: TextDigests) -> str:
-    """The key in ``store`` of one page's conversion: ``build`` (``build_part``), its Markdown, its embeds
-    (``prepared``: ``embed.Embeds.prepared``) and its file."""
+    """The key in ``store`` of one page's conversion: ``build`` (``build_part``), its Markdown, its embeds'
+    keys (``prepared``: ``embed.Embeds.prepared``) and its file."""
     name, embeds = prepared
     return store.key("markdown", [build, page.file.src_uri, page.file.url, digests(page.markdown), name,
                     sorted([list(k), digests(v)] for k, v in embeds.items())])

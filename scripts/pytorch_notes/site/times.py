@@ -158,8 +158,8 @@ class TimesPage:
         """The verification line of the page ``embeds`` (``embed.Embeds``) just prepared, from the records its
         embeds show, linking to its chapter's rows on the times page: the chapter most of its embeds belong
         to (the first of equals); the torch version pinned in the checkout's ``constraints.txt``."""
-        _name, rendered = embeds.prepared()
-        rels = list(dict.fromkeys(rel for rel, _ in rendered))
+        _name, keys = embeds.prepared()
+        rels = list(dict.fromkeys(rel for rel, _ in keys))
         records = [r for rel in rels if (r := embeds.shown_example(rel)[1]) is not None]
         url = ""
         target = _times_file(page, files) if records else None

@@ -1,10 +1,14 @@
 """URLs of pages, chapter notebooks and notebook downloads, with and without directory URLs (``make
-offline`` turns them off), relative to a language's root unless said otherwise."""
+offline`` turns them off), relative to a language's root unless said otherwise; and the outside links
+of an example block (Colab, Kaggle, a new issue)."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+import urllib.parse
+
+from mkdocs.exceptions import PluginError
 
 from pytorch_notes.settings import LANGUAGES
 
@@ -115,3 +119,34 @@ def section_headings(examples: list[str] | tuple[str, ...]) -> dict[str, tuple[s
         heading = name if names.count(name) == 1 else rel
         out[rel] = (heading, slugify(heading))
     return out
+
+
+# --- links an example block gives: Colab and Kaggle, a new issue ------------------------------------
+
+
+def notebook_services(published: str, lang: str, rel: str) -> dict[str, str]:
+    """Colab and Kaggle links to the notebook of example ``rel`` in ``lang``, when the notebooks are
+    published in a GitHub repository: ``published`` is ``github:<owner>/<repo>@<branch>`` (mkdocs.yml
+    ``extra.published_notebooks``, set by the deploy workflow, whose notebooks job pushes
+    ``<lang>/<chapter>/<name>.ipynb`` to that branch). Empty for a local build.
+
+    Raises:
+        PluginError: ``published`` is set but not of that form.
+    """
+    if not published:
+        return {}
+    m = re.fullmatch(r"github:([\w.-]+/[\w.-]+)@([\w./-]+)", published)
+    if not m:
+        raise PluginError(f"mkdocs.yml extra.published_notebooks (env PUBLISHED_NOTEBOOKS) is {published!r}; "
+                          "expected github:<owner>/<repo>@<branch>")
+    repo, branch = m.groups()
+    path = f"{repo}/blob/{branch}/{lang}/{rel[:-3]}.ipynb"
+    source = urllib.parse.quote(f"https://github.com/{path}", safe="")
+    return {"colab": f"https://colab.research.google.com/github/{path}",
+            "kaggle": f"https://www.kaggle.com/kernels/welcome?src={source}"}
+
+
+def new_issue_url(config) -> str:
+    """``<repo_url>/issues/new`` for a GitHub or GitLab ``repo_url`` in mkdocs.yml, else ""."""
+    repo = (getattr(config, "repo_url", None) or "").rstrip("/")
+    return f"{repo}/issues/new" if repo.startswith(("https://github.com/", "https://gitlab.com/")) else ""

@@ -104,6 +104,9 @@ def test_the_site_environment_covers_the_checkout_and_this_package():
     assert env.places == {"constraints": Path("/r/constraints.txt"), "config": Path("/r/mkdocs.yml"),
                           "overrides": Path("/r/docs/overrides")}
     assert set(env.code) == {"code"} and env.code["code"] == cache.files_digest(Path(cache.__file__).parents[1])
+    theme = type("Theme", (), {"custom_dir": "/r/theme"})()  # the theme's custom_dir, wherever it is
+    config = type("Config", (), {"config_file_path": "/r/mkdocs.yml", "docs_dir": "/r/docs", "theme": theme})()
+    assert cache.Environment.of(Project.from_config(config)).places["overrides"] == Path("/r/theme")
 
 
 def test_write_atomic_leaves_the_whole_file_and_no_temporary_one(tmp_path):

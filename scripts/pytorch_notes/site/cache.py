@@ -4,8 +4,8 @@
 ``"bundles"``, ``"jinja"``, ``"notebooks"``), the value's own inputs as plain data, and the digest of
 the environment (``Environment``): ``constraints.txt`` (every library's version), the package's code
 (``scripts/pytorch_notes``: the code that makes the value, the search words), ``mkdocs.yml`` and the
-theme's ``docs/overrides``, and Python's version. Whatever else a value depends on is in its own inputs;
-no cache keeps a list of libraries or modules of its own. A value is stored once, under
+theme's overrides (its ``custom_dir``, ``docs/overrides``), and Python's version. Whatever else a value
+depends on is in its own inputs; no cache keeps a list of libraries or modules of its own. A value is stored once, under
 ``<cache_dir>/<kind>/<key[:2]>/<key><suffix>``, written atomically (``atomic.write_atomic``, the
 project's one atomic write), so concurrent builds share it.
 
@@ -79,9 +79,10 @@ class Environment:
 
     @classmethod
     def of(cls, project: Project, code: Path = CODE / "pytorch_notes") -> Environment:
-        """A checkout's: its ``constraints.txt``, ``mkdocs.yml`` and ``docs/overrides``; the package's ``code``."""
+        """A checkout's: its ``constraints.txt``, ``mkdocs.yml`` and theme overrides (``docs/overrides``); the
+        package's ``code``."""
         return cls({"constraints": project.root / "constraints.txt", "config": project.config_file,
-                    "overrides": project.docs_dir / "overrides"}, {"code": code})
+                    "overrides": project.overrides_dir or project.docs_dir / "overrides"}, {"code": code})
 
     def digest(self, again: bool = False) -> str:
         if self.value is None or again:

@@ -199,8 +199,8 @@ class Embeds:
 def _render(current: _PageEmbeds, embeds, page, config, lang: str, owner: Embeds) -> None:
     """Key a page's ``embeds`` in ``current``, each by what its rendering reads (the example's bytes, the
     stat of its store files, the language, its anchor and links, the override folder and the templates it
-    holds; the rendering code and the templates' text, in ``docs/overrides``, are in every key of the cache:
-    ``cache.Environment``), and leave their rendering for when the page is converted (``Embeds.prepare`` of
+    holds; the rendering code and the templates' text, in the theme's overrides, are in every key of the
+    cache: ``cache.Environment``), and leave their rendering for when the page is converted (``Embeds.prepare`` of
     ``owner``: its examples and their freshness)."""
     page_name = current.page_name
     page_url = page.file.url

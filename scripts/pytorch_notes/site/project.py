@@ -21,19 +21,23 @@ CODE = Path(__file__).resolve().parents[2]  # scripts/ of the running package
 @dataclass(frozen=True)
 class Project:
     """The folders of one checkout: ``root`` (where ``config_file``, its ``mkdocs.yml``, is), the pages
-    (``docs_dir``), the examples and their record store (``examples_dir``, store in ``_outputs/``) and
-    the build's caches (``cache_dir``: search entries, page renders, notebooks, zips, memos)."""
+    (``docs_dir``), the examples and their record store (``examples_dir``, store in ``_outputs/``), the
+    build's caches (``cache_dir``: search entries, page renders, notebooks, zips, memos) and the theme's
+    overrides (``overrides_dir``: its ``custom_dir``; None: ``docs_dir/overrides``)."""
 
     config_file: Path
     root: Path
     docs_dir: Path
     examples_dir: Path
     cache_dir: Path
+    overrides_dir: Path | None = None
 
     @classmethod
     def from_config(cls, config) -> Project:
-        """The checkout of the MkDocs configuration ``config``: its ``config_file_path`` and ``docs_dir``, as
-        MkDocs gives them (absolute paths, which the paths of its files start with)."""
+        """The checkout of the MkDocs configuration ``config``: its ``config_file_path``, ``docs_dir`` and
+        ``theme.custom_dir``, as MkDocs gives them (absolute paths, which the paths of its files start with)."""
         config_file = Path(config.config_file_path)
         root = config_file.parent
-        return cls(config_file, root, Path(config.docs_dir), root / "examples", root / ".cache" / "pytorch-notes")
+        custom = getattr(getattr(config, "theme", None), "custom_dir", None)
+        return cls(config_file, root, Path(config.docs_dir), root / "examples", root / ".cache" / "pytorch-notes",
+                   Path(custom) if custom else None)

@@ -93,18 +93,19 @@ def install(store: Store, serve=None, digests: TextDigests | None = None) -> Non
         return
     add_entry = materials_add_entry()
     digest = digests if digests is not None else TextDigests()
-    segmenter: list[bool] = []  # jieba has the course's terms (searchwords.load_user_dictionary)
+    with_terms = False  # jieba has the course's terms (searchwords.load_user_dictionary)
 
     @functools.wraps(add_entry)
     def add_entry_from_context(self, page):
+        nonlocal with_terms
         start = len(self.entries)
         key = None if (page.meta or {}).get("search", {}).get("exclude") else search_key(store, page, digest)
         if key is not None and (found := store.get_json("search", key)) is not None:
             self.entries.extend(found)
         else:
-            if key is not None and not segmenter:  # the first page this wrapper indexes: the course's terms
+            if key is not None and not with_terms:  # the first page this wrapper indexes: the course's terms
                 load_user_dictionary()
-                segmenter.append(True)
+                with_terms = True
             # an excluded page gives no entries (no key to compute); the others from less HTML (PageFields)
             add_entry(self, page if key is None else PageFields.of(page))
             if key is not None:

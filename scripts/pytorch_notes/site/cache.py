@@ -5,9 +5,9 @@
 the environment (``Environment``): ``constraints.txt`` (every library's version), the package's code
 (``scripts/pytorch_notes``: the code that makes the value, the search words), ``mkdocs.yml`` and the
 theme's overrides (its ``custom_dir``, ``docs/overrides``), and Python's version. Whatever else a value
-depends on is in its own inputs; no cache keeps a list of libraries or modules of its own. A value is stored once, under
-``<cache_dir>/<kind>/<key[:2]>/<key><suffix>``, written atomically (``atomic.write_atomic``, the
-project's one atomic write), so concurrent builds share it.
+depends on is in its own inputs; no cache keeps a list of libraries or modules of its own. A value is
+stored once, under ``<cache_dir>/<kind>/<key[:2]>/<key><suffix>``, written atomically
+(``atomic.write_atomic``, the project's one atomic write), so concurrent builds share it.
 
 The code's digest is taken once per ``Store`` (per process: the code that runs is the code imported
 then), the rest at each build's start (``new_build``). Keys change with any of these, so an entry is never

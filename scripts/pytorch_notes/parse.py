@@ -51,7 +51,12 @@ MAX_TIMEOUT_S = 3600.0  # an example of the course runs in seconds; "inf" or "na
 KNOWN_REQUIREMENTS = frozenset({"cuda"})
 KNOWN_FACTS = frozenset({"timeout", "requires", "min_torch"})
 _VERSION_RE = re.compile(r"^\d+\.\d+(\.\d+)?$")
-KNOWN_CELL_KEYS = frozenset({"raises", "volatile", "title", "tags", "caption"})  # caption: of the cell's figures
+# caption: of the cell's figures; warns: the warning categories its output prints (store/warns.py)
+KNOWN_CELL_KEYS = frozenset({"raises", "volatile", "title", "tags", "caption", "warns"})
+# Options that describe a cell's output and change nothing it runs: left out of ``code_key``, so declaring a
+# warning (``warns="UserWarning"``) keeps the records fresh (store/warns.py checks them against the outputs).
+DESCRIPTIVE_CELL_KEYS = frozenset({"warns"})
+_WARNING_NAME_RE = re.compile(r"^[A-Z]\w*Warning$")
 
 _CELL_RE = re.compile(r"^# %%(?P<rest>.*)$")
 CELL_MARKER = _CELL_RE  # a line that starts a cell; the other stages read the syntax through this module
@@ -89,6 +94,12 @@ class Cell:
     def volatile(self) -> bool:
         """True if the cell's output legitimately differs between runs (timings)."""
         return bool(self.metadata.get("volatile", False))
+
+    @property
+    def warns(self) -> tuple[str, ...]:
+        """Warning categories the cell is declared to print (``warns="UserWarning"`` or a list), in order."""
+        value = self.metadata.get("warns", ())
+        return (value,) if isinstance(value, str) else tuple(value)
 
 
 @dataclass(frozen=True)
@@ -151,6 +162,7 @@ def code_key(source: str, metadata: dict) -> str:
         SyntaxError: ``source`` does not parse on its own.
     """
     tree = _canonical_dump(ast.parse(source))
+    metadata = {k: v for k, v in metadata.items() if k not in DESCRIPTIVE_CELL_KEYS}
     text = json.dumps([metadata, tree], sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
@@ -215,6 +227,12 @@ def _parse_cell_header(path: Path, lineno: int, rest: str) -> dict:
         pos = m.end()
     if "raises" in meta and not (isinstance(meta["raises"], str) and meta["raises"].isidentifier()):
         raise ExampleError(path, lineno, 'raises= takes an exception class name, e.g. raises="TypeError"')
+    if "warns" in meta:
+        names = [meta["warns"]] if isinstance(meta["warns"], str) else meta["warns"]
+        if not (isinstance(names, list) and names and all(isinstance(n, str) and _WARNING_NAME_RE.match(n)
+                                                          for n in names)):
+            raise ExampleError(path, lineno, 'warns= takes a warning category or a list of them, e.g. '
+                               'warns="UserWarning" or warns=["UserWarning", "FutureWarning"]')
     return meta
 
 

@@ -49,6 +49,7 @@ from pytorch_notes.store.records import (
     remove_leftover_temp_files,
 )
 from pytorch_notes.store.untrusted import Secrets, terminal_text
+from pytorch_notes.store.warns import problems as warn_problems
 
 __all__ = ["failure_from_run", "main", "record_from_run"]  # the two builders live in capture/run.py
 
@@ -210,6 +211,8 @@ def _capture_locked(examples: list[Example], malformed: list[str], runs: Supervi
             changed = [s.changes for s in stored if s.changes is not None]
             print(f"capture: {len(todo) - len(failures)} ok ({sum(c.changed for c in changed)} with changed or new "
                   f"outputs), {len(failures)} failed in {time.perf_counter() - t0:.1f} s")
+            # every warning in what was stored is declared by its cell (store/warns.py): else exit 1, records kept
+            failures += [str(p) for ex in todo for p in warn_problems(ex, examples_dir)]
             if args.report:
                 write_atomic(args.report, changes_markdown(changed, f"Output changes on {kind}", why), durable=True)
                 print(f"capture: the changes are in {args.report}")

@@ -1,0 +1,349 @@
+"""Prose that cannot drift from its outputs: ``python -m pytorch_notes.prose [PAGE ...]``.
+
+A chapter page (one that embeds examples) quotes numbers its examples printed. Every re-capture changes
+timings and low digits, and the GPU tab is shown first while a sentence may quote the CPU tab; this check
+makes such drift fail at once, naming page and line:
+
+1. **Backed.** Every number in the prose (text, lists, tables, headings; not fenced code; inline code only
+   when the whole span is a number, such as ```2.4e-07```) equals a number printed by an output of an
+   example the page embeds, on any device, once that output is rounded to the precision the prose writes
+   (``0.97`` is backed by ``0.9712``, ``5,454`` by ``5454``, ``32.5 %`` by ``32.49%`` or ``0.3249``; signs
+   are ignored), or a number literal in those examples' code (hyper-parameters), or is listed in the page's
+   front matter under ``stated_numbers`` with the reason (a version, a documented fact, a number of an
+   exercise's statement)::
+
+       stated_numbers:
+         "2.13": the torch version the project pins
+
+   A stated number that is backed anyway, or not on the page, is an error too: the list stays short and
+   true. Not checked: integers below 10 (cells, dims, exercises), numbers glued to letters (``H100``,
+   ``float32``, ``3C``), and versions with two or more dots (``2.11.0``).
+2. **On the tab shown.** A number backed only by outputs of a device tab other than the one the page shows
+   first for that example (``store.records.Freshness.preferred``: the fresh CUDA record, else the CPU one)
+   is quoted in a sentence that names its tab: "CPU tab", "GPU tab", "CPU 标签页", "GPU 标签页".
+3. **Warnings explained.** A warning an example declares (``warns=`` on a cell, ``store/warns.py``) is named
+   by its category (``UserWarning``) on every page that embeds the example.
+
+``make test`` runs it on every chapter page (``tests/test_prose.py``). Reads the pages and the store; never
+runs an example.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import re
+import sys
+import tokenize
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+import yaml
+
+from pytorch_notes.pages import find_embeds, language_pages, prose_lines, split_front_matter
+from pytorch_notes.parse import Example, parse_example
+from pytorch_notes.settings import DOCS_DIR, EXAMPLES_DIR, LANGUAGES, display_path
+from pytorch_notes.store.model import Display, Error, Image, Record, Stream
+from pytorch_notes.store.records import freshness
+from pytorch_notes.store.warns import declared
+
+SMALLEST_CHECKED = 10  # integers below it are structure (cell 3, dim 1, exercise 2), not quotes
+# A number as prose writes it: thousands separators, decimals, an exponent, a percent sign. Not part of a
+# name (letters, digits, "_" around it), of a version with two dots, of a path, an anchor or a hex digest.
+_NUM = (r"(?<![A-Za-z0-9_.#/\\-])(?P<sign>[-−])?"
+        r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:[eE][-+−]?\d+)?)"
+        r"(?![A-Za-z0-9_]|\.\d|,\d{3}(?!\d))(?P<pct>\s?%)?")
+NUMBER_RE = re.compile(_NUM)
+# Numbers in outputs: the same, but letters may touch them ("1.8e-07," "tensor(15.)" "(2," "loss=0.25").
+OUTPUT_NUMBER_RE = re.compile(r"(?<![0-9.])(?P<num>\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)")
+_CODE_SPAN_RE = re.compile(r"(`+)(.+?)\1")
+_LINK_TARGET_RE = re.compile(r"\]\([^)]*\)|\]\[[^\]]*\]|<https?://[^>]*>|https?://\S+")
+_TAG_RE = re.compile(r"<[^>]+>")
+_ATTR_RE = re.compile(r"\{[:#.][^}]*\}")
+_FOOTNOTE_RE = re.compile(r"\[\^[^\]]*\]")
+_EMBED_RE = re.compile(r"^\s*::: example ")
+_ADMONITION_RE = re.compile(r'^\s*(?:!!!|\?\?\?\+?)\s+\w[\w-]*(?:\s+inline(?:\s+end)?)?')
+# A device tab named in a sentence; the kind it names.
+_TAB_RE = re.compile(r"(?P<name>CPU|GPU|CUDA|H100|H200)(?:[^.。;；!?！？]{0,14}?)(?:tabs?\b|标签页)")
+TAB_KINDS = {"CPU": "cpu", "GPU": "cuda", "CUDA": "cuda", "H100": "cuda", "H200": "cuda"}
+_SENTENCE_END_RE = re.compile(r"(?<=[。！？；])|(?<=[.!?;])\s+(?=[A-Z(“\"`*\[])")
+
+
+@dataclass(frozen=True)
+class Quoted:
+    """A number as the prose writes it: ``text`` (as written), its ``value`` and half a unit in its last
+    written place (``half``: the rounding the prose implies), ``percent`` when followed by ``%``."""
+
+    text: str
+    value: Decimal
+    half: Decimal
+    percent: bool = False
+
+    def matches(self, v: Decimal) -> bool:
+        """Whether ``v`` (a printed or coded number, sign ignored) rounds to this quote."""
+        if self.percent and abs(abs(v) * 100 - self.value) <= self.half:
+            return True
+        return abs(abs(v) - self.value) <= self.half
+
+
+@dataclass
+class Backing:
+    """What a page's examples can back: numbers per device kind (``printed``), code literals, first tabs."""
+
+    printed: dict[str, list[tuple[str, Decimal]]] = field(default_factory=dict)  # kind -> (rel, value)
+    code: list[Decimal] = field(default_factory=list)
+    first: dict[str, str] = field(default_factory=dict)  # rel -> kind of the tab shown first
+    warnings: dict[str, list[str]] = field(default_factory=dict)  # rel -> categories declared
+
+
+@dataclass(frozen=True)
+class Problem:
+    page: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.page}:{self.line}: {self.message}"
+
+
+def quoted(text: str) -> Quoted | None:
+    """``text`` as a prose number (``"5,454"``, ``"2.4e-07"``, ``"0.969"``), or None if it is not one."""
+    plain = text.replace(",", "").replace("−", "-")
+    try:
+        value = Decimal(plain)
+    except InvalidOperation:
+        return None
+    exponent = value.as_tuple().exponent
+    if not isinstance(exponent, int):
+        return None
+    return Quoted(text, abs(value), Decimal(5) * Decimal(10) ** (exponent - 1))
+
+
+def _decimal(text: str) -> Decimal | None:
+    try:
+        return abs(Decimal(text.replace(",", "")))
+    except InvalidOperation:
+        return None
+
+
+def output_numbers(text: str) -> list[Decimal]:
+    """Every number printed in ``text`` (an output), sign dropped."""
+    return [d for m in OUTPUT_NUMBER_RE.finditer(text) if (d := _decimal(m.group("num"))) is not None]
+
+
+def _record_text(record: Record) -> str:
+    parts = []
+    for cell in record.cells:
+        for out in cell.outputs:
+            if isinstance(out, Stream):
+                parts.append(out.text)
+            elif isinstance(out, Error):
+                parts += [out.ename, out.evalue]
+            elif isinstance(out, Display):
+                parts.append(out.data.get("text/plain", ""))
+            elif isinstance(out, Image):
+                parts.append(out.alt)
+    return "\n".join(parts)
+
+
+def code_numbers(source: str) -> list[Decimal]:
+    """The number literals of an example's code (comments and strings aside)."""
+    found = []
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.NUMBER and (d := _decimal(tok.string.replace("_", "").rstrip("jJ"))) is not None:
+                found.append(d)
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return found
+
+
+def backing(examples: list[Example], examples_dir: Path = EXAMPLES_DIR) -> Backing:
+    """What the records and code of ``examples`` back. Raises StoreError for an unreadable record."""
+    b = Backing()
+    for ex in examples:
+        fresh = freshness(ex, examples_dir)
+        b.first[ex.rel] = fresh.preferred.kind
+        for kind, dev in fresh.devices.items():
+            if dev.record is not None:
+                b.printed.setdefault(kind, []).extend((ex.rel, v) for v in output_numbers(_record_text(dev.record)))
+        b.code += [v for cell in ex.cells for v in code_numbers(cell.source)]
+        b.warnings[ex.rel] = sorted({c for _, c in declared(ex)})
+    return b
+
+
+def _clean(line: str) -> str:
+    """A prose line with what is not prose removed: link targets, tags, attributes, non-number code spans."""
+    if _EMBED_RE.match(line):
+        return ""
+    line = _ADMONITION_RE.sub(" ", line)
+    line = _LINK_TARGET_RE.sub("] ", line)
+    line = _FOOTNOTE_RE.sub(" ", line)
+    line = _ATTR_RE.sub(" ", line)
+    line = _CODE_SPAN_RE.sub(lambda m: m.group(2) if NUMBER_RE.fullmatch(m.group(2).strip()) else " ", line)
+    return _TAG_RE.sub(" ", line)
+
+
+def _units(body: str, offset: int):
+    """Yield ``(first line, lines)`` of each paragraph, list item, table or heading of ``body``."""
+    unit: list[tuple[int, str]] = []
+    table = False
+    for lineno, line in prose_lines(body):
+        stripped = line.strip()
+        starts_item = bool(re.match(r"^\s*(?:[-*+]|\d+\.)\s", line)) or stripped.startswith("#")
+        is_table = stripped.startswith("|")
+        if not stripped or (starts_item and unit) or (is_table != table and unit):
+            if unit:
+                yield unit
+            unit = []
+        table = is_table
+        if stripped:
+            unit.append((lineno + offset, line))
+            if stripped.startswith("#"):
+                yield unit
+                unit = []
+    if unit:
+        yield unit
+
+
+def _sentences(unit: list[tuple[int, str]], is_table: bool):
+    """Yield ``(line, sentence)``; a table is one sentence (its header names a tab for every row)."""
+    if is_table:
+        yield unit[0][0], " ".join(_clean(t) for _, t in unit), [(n, _clean(t)) for n, t in unit]
+        return
+    pieces = [(n, _clean(t)) for n, t in unit]
+    text = " ".join(t for _, t in pieces)
+    starts, pos = [], 0
+    for n, t in pieces:
+        starts.append((pos, n))
+        pos += len(t) + 1
+    for sentence, at in _split(text):
+        line = max(n for p, n in starts if p <= at) if starts else 0
+        yield line, sentence, None
+
+
+def _split(text: str):
+    pos = 0
+    for m in _SENTENCE_END_RE.finditer(text):
+        if m.start() > pos:
+            yield text[pos:m.start()], pos
+            pos = m.end()
+    if pos < len(text):
+        yield text[pos:], pos
+
+
+def stated(front: str, page: str) -> dict[str, str]:
+    """The page's ``stated_numbers`` (number as written -> reason). Raises ValueError naming the page."""
+    try:
+        meta = yaml.safe_load(front) or {}
+    except yaml.YAMLError as exc:
+        raise ValueError(f"{page}:1: front matter is not YAML: {exc}") from None
+    value = meta.get("stated_numbers", {}) if isinstance(meta, dict) else {}
+    if not isinstance(value, dict) or not all(isinstance(v, str) and v.strip() for v in value.values()):
+        raise ValueError(f'{page}:1: stated_numbers maps each number to its reason, e.g. "2.13": the torch version')
+    return {str(k).replace(",", ""): v for k, v in value.items()}
+
+
+def check_page(path: Path, examples_dir: Path = EXAMPLES_DIR) -> list[Problem]:
+    """The problems of one page (empty for a page that embeds no example).
+
+    Raises:
+        PageError: a malformed embed; ExampleError: an embedded example that does not parse; ValueError:
+            unreadable front matter.
+    """
+    name = display_path(path)
+    text = Path(path).read_text(encoding="utf-8")
+    embeds = find_embeds(text, name)
+    if not embeds:
+        return []
+    examples = [parse_example(examples_dir / rel, examples_dir) for rel in dict.fromkeys(e.rel for e in embeds)]
+    b = backing(examples, examples_dir)
+    front, body = split_front_matter(text)
+    offset = text[: len(text) - len(body)].count("\n")
+    declared_numbers = stated(front, name)
+    used_stated: set[str] = set()
+    found: list[Problem] = []
+    prose = []
+    for unit in _units(body, offset):
+        is_table = unit[0][1].strip().startswith("|")
+        for line, sentence, rows in _sentences(unit, is_table):
+            prose.append(sentence)
+            for at, part in rows or [(line, sentence)]:
+                for m in NUMBER_RE.finditer(part):
+                    found += _check_number(m, at, sentence, name, b, declared_numbers, used_stated)
+    for number, why in declared_numbers.items():
+        q = quoted(number)
+        if number not in used_stated:
+            found.append(Problem(name, 1, f"stated_numbers lists {number!r} ({why}), which the prose does not quote: "
+                                          "remove it"))
+        elif q is not None and (any(q.matches(v) for v in b.code)
+                                or any(q.matches(v) for vals in b.printed.values() for _, v in vals)):
+            found.append(Problem(name, 1, f"stated_numbers lists {number!r}, but an output or the code of this "
+                                          "page's examples shows it: remove it from stated_numbers"))
+    all_prose = "\n".join(prose) + "\n" + body
+    for rel, categories in b.warnings.items():
+        for category in categories:
+            if category not in all_prose:
+                line = next(e.line for e in embeds if e.rel == rel)
+                found.append(Problem(name, line, f"examples/{rel} declares a {category} (warns=), which this page "
+                                                 f"does not explain: name `{category}` and say why it is printed"))
+    return found
+
+
+def _check_number(m: re.Match, line: int, sentence: str, page: str, b: Backing, declared_numbers: dict[str, str],
+                  used_stated: set[str]) -> list[Problem]:
+    raw = m.group("num")
+    q = quoted(raw)
+    if q is None:
+        return []
+    if m.group("pct"):
+        q = Quoted(q.text, q.value, q.half, percent=True)
+    if "." not in raw and "e" not in raw.lower() and q.value < SMALLEST_CHECKED:
+        return []
+    key = raw.replace(",", "")
+    if key in declared_numbers:
+        used_stated.add(key)
+        return []
+    if any(q.matches(v) for v in b.code):
+        return []
+    kinds = {kind for kind, values in b.printed.items() if any(q.matches(v) for _, v in values)}
+    if not kinds:
+        return [Problem(page, line, f"{raw!r} is printed by no output of this page's examples and is not in their "
+                                    "code: quote an output (rounded as printed), make an example print it, or list "
+                                    "it under stated_numbers in the front matter with the reason")]
+    on_first = any(q.matches(v) for kind, values in b.printed.items() for rel, v in values if b.first.get(rel) == kind)
+    if on_first:
+        return []
+    named = {TAB_KINDS[t.group("name")] for t in _TAB_RE.finditer(sentence)}
+    if named & kinds:
+        return []
+    where = " and ".join(sorted("GPU" if k == "cuda" else "CPU" for k in kinds))
+    return [Problem(page, line, f"{raw!r} is only on the {where} tab, which is not the tab shown first: name the "
+                                f"tab in the sentence ('on the {where} tab' / '{where} 标签页上') or quote the tab "
+                                "shown first")]
+
+
+def chapter_pages(docs_dir: Path = DOCS_DIR) -> list[Path]:
+    """Every page of every language (pages without embeds pass by themselves)."""
+    return [p for lang in LANGUAGES for p in language_pages(lang, docs_dir).values()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m pytorch_notes.prose", description=__doc__.split("\n\n")[0])
+    ap.add_argument("pages", nargs="*", type=Path, help="pages to check (default: every page of docs/)")
+    args = ap.parse_args(argv)
+    problems: list[Problem] = []
+    for page in args.pages or chapter_pages():
+        try:
+            problems += check_page(page)
+        except ValueError as exc:  # PageError, ExampleError, front matter
+            problems.append(Problem(display_path(page), 0, str(exc)))
+    for p in problems:
+        print(p)
+    print(f"prose: {len(problems)} problem(s)", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

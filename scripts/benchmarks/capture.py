@@ -78,13 +78,14 @@ def overhead_subset(count: int, examples_dir: Path = EXAMPLES_DIR) -> list[str]:
 
 def course_capture_time(examples_dir: Path = EXAMPLES_DIR) -> list[Figure]:
     """The whole course on the CPU, from the committed records (no run): the sum of every example's
-    stored run time (``provenance.duration_s``), target under 20 minutes, and the slowest example,
-    target at most 60 s (issue 31). The records' times are those of the machine that captured them."""
+    stored run time (``provenance.duration_s``), target under 25 minutes (issue 41, which grew the course by
+    ten chapters; 20 minutes before, issue 31), and the slowest example, target at most 60 s. The records'
+    times are those of the machine that captured them."""
     durations = stored_durations(examples_dir)
     if not durations:
         return []
     slowest = max(durations, key=durations.get)
-    return [Figure("CPU capture time of all examples (records)", "s", [sum(durations.values())], ("<", 1200.0),
+    return [Figure("CPU capture time of all examples (records)", "s", [sum(durations.values())], ("<", 1500.0),
                    note=f"{len(durations)} examples, serial"),
             Figure("slowest example on the CPU (records)", "s", [durations[slowest]], ("<=", 60.0), note=slowest)]
 

@@ -21,6 +21,16 @@ print(bad)
 print("row sums:", bad.sum(dim=1))
 
 # %%
+# zh: 不是方阵时：多数形状会报错，但只有一列的 (3, 1) 悄悄广播成 (3, 3)
+# en: Not square: most shapes raise, but a single column (3, 1) silently broadcasts to (3, 3).
+for shape in [(2, 3), (3, 1)]:
+    m = torch.ones(shape)
+    try:
+        print(shape, "/ its row sums ->", tuple((m / m.sum(dim=1)).shape))
+    except RuntimeError as e:
+        print(shape, "/ its row sums -> RuntimeError:", e)
+
+# %%
 # zh: 按列归一化时不需要 keepdim：(3,) 本来就补在前面
 # en: Per column, keepdim is not needed: (3,) is padded at the front anyway.
 col_mean = x.mean(dim=0)

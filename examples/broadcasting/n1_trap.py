@@ -16,7 +16,7 @@ right = ((pred.squeeze(1) - target) ** 2).mean()
 print(f"wrong loss: {wrong.item():.4f}")
 print(f"right loss: {right.item():.4f}")
 
-# %%
+# %% warns="UserWarning"
 # zh: mse_loss 会发出警告，值却和上面错的一样
 # en: mse_loss warns, and returns the same wrong value.
 loss = torch.nn.functional.mse_loss(pred, target)

@@ -39,4 +39,8 @@ from torchinfo import summary
 
 # zh: torchinfo 跑一次前向传播，报告每层的输出形状和参数量
 # en: torchinfo runs a forward pass and reports each layer's output shape and parameter count
-print(summary(model, input_size=(2, 1, 28, 28), col_names=("output_size", "num_params"), verbose=0))
+stats = summary(model, input_size=(2, 1, 28, 28), col_names=("output_size", "num_params"), verbose=0)
+print(stats)
+# zh: “Units.MEGABYTES” 是 torchinfo 在 Python 3.11+ 上的格式错误，本该印成 M（百万次）；精确的次数：
+# en: "Units.MEGABYTES" is a torchinfo formatting bug on Python 3.11+, meant to print M (millions); the exact count:
+print(f"total mult-adds: {stats.total_mult_adds:,}")

@@ -26,7 +26,7 @@ def lrs_used(correct_order):
 
 print("optimizer.step() then scheduler.step():", lrs_used(True))
 
-# %%
+# %% warns="UserWarning"
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     reversed_lrs = lrs_used(False)

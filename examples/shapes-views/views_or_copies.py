@@ -15,6 +15,10 @@ print("x._base:", x._base, " s._base is x:", s._base is x)
 # zh: 视图的视图，_base 仍指向拥有存储的那个张量
 # en: A view of a view still has _base pointing at the tensor that owns the storage.
 print("x.view(4, 3).t()._base is x:", x.view(4, 3).t()._base is x)
+# zh: detach() 共享存储，却没有 _base：自动求导不把它记成视图
+# en: detach() shares the storage but has no _base: autograd does not record it as a view.
+d = x.detach()
+print("x.detach() same storage:", same_storage(d, x), " x.detach()._base:", d._base)
 
 # %%
 xt = x.t()

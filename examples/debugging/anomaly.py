@@ -11,7 +11,7 @@ print("y =", y.item())
 # en: ... but the gradient is not
 print("x.grad =", x.grad)
 
-# %% raises="RuntimeError"
+# %% raises="RuntimeError" warns="UserWarning"
 # zh: 异常检测模式检查每个反向函数的输出，指出产生 NaN 的那一个
 # en: anomaly mode checks every backward function's output and names the one that made a NaN
 x = torch.tensor([-1.0, 4.0], requires_grad=True)

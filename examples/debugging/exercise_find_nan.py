@@ -13,7 +13,7 @@ def naive_loss(logits):
 print("probs:", torch.softmax(logits, dim=1).detach())
 print("loss:", naive_loss(logits).item())
 
-# %% raises="RuntimeError"
+# %% raises="RuntimeError" warns="UserWarning"
 with torch.autograd.set_detect_anomaly(True):
     naive_loss(logits).backward()
 

@@ -56,7 +56,7 @@ with torch.inference_mode():
     for n in (1, 5, 100):
         print(n, "images:", torch.allclose(ep.module()(X[:n]), model(X[:n])))
 
-# %%
+# %% warns="UserWarning"
 import os
 import tempfile
 

@@ -40,7 +40,7 @@ gb = 2 * x.numel() * 4 / 1e9  # zh: 融合后只读一次、写一次 | en: fuse
 print(f"elementwise chain  eager {eager * 1e3:6.3f} ms   compiled {compiled * 1e3:6.3f} ms   x{eager / compiled:.1f}")
 print(f"compiled reaches {gb / compiled:.0f} GB/s of memory traffic (one read + one write)")
 
-# %% volatile=true
+# %% volatile=true warns="UserWarning"
 # zh: 小模型、小批量：时间主要花在启动 kernel 上；mode="reduce-overhead" 用 CUDA Graphs 一次启动整个步骤
 # en: A small model and batch: time goes into launching kernels; mode="reduce-overhead" replays the step as one CUDA graph.
 model = nn.Sequential(*[nn.Sequential(nn.Linear(256, 256), nn.ReLU()) for _ in range(8)]).cuda().eval()

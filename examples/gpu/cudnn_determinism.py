@@ -52,9 +52,9 @@ print("identical to the first run:", [torch.equal(runs[0], r) for r in runs[1:]]
 print("largest difference:", max((runs[0] - r).abs().max().item() for r in runs[1:]))
 
 # %%
-# zh: 确定性模式：有确定性实现的运算改用它。文档还要求为 cuBLAS 设置 CUBLAS_WORKSPACE_CONFIG，下面看这个版本是否检查
-# en: Deterministic mode: operations that have a deterministic implementation switch to it. The documentation also asks
-# en: for CUBLAS_WORKSPACE_CONFIG for cuBLAS; see whether this version checks it.
+# zh: 确定性模式：有确定性实现的运算改用它。旧版 torch 还要求为 cuBLAS 设置 CUBLAS_WORKSPACE_CONFIG，下面看这个版本是否检查
+# en: Deterministic mode: operations that have a deterministic implementation switch to it. Older versions of torch also
+# en: required CUBLAS_WORKSPACE_CONFIG for cuBLAS; see whether this version checks it.
 torch.use_deterministic_algorithms(True)
 runs = [index_add() for _ in range(5)]
 print("deterministic: identical to the first run:", [torch.equal(runs[0], r) for r in runs[1:]])

@@ -1,7 +1,7 @@
 # /// example
 # requires = ["cuda"]
 # ///
-# %%
+# %% warns="UserWarning"
 import torch
 
 torch.manual_seed(0)

@@ -8,7 +8,7 @@ import torch
 
 torch.manual_seed(0)
 pageable = torch.randn(64 * 2**20)  # zh: 256 MiB 的 float32，普通（可分页）内存 | en: 256 MiB of float32 in ordinary (pageable) memory
-pinned = pageable.pin_memory()  # zh: 复制到页锁定内存 | en: a copy in page-locked (pinned) memory
+pinned = pageable.pin_memory()  # zh: 复制到锁页内存 | en: a copy in page-locked (pinned) memory
 print("pageable.is_pinned():", pageable.is_pinned(), " pinned.is_pinned():", pinned.is_pinned())
 gib = pageable.numel() * pageable.element_size() / 2**30
 
@@ -28,14 +28,14 @@ def copy_time(src, non_blocking=False, repeats=5):
 
 
 # %% volatile=true
-# zh: 主机 → GPU 的带宽：页锁定内存可以直接用 DMA 传输，可分页内存要先经过驱动的中转缓冲区
+# zh: 主机 → GPU 的带宽：锁页内存可以直接用 DMA 传输，可分页内存要先经过驱动的中转缓冲区
 # en: Host-to-GPU bandwidth: pinned memory goes straight by DMA; pageable memory passes through a staging buffer.
 for name, src in [("pageable", pageable), ("pinned", pinned)]:
     t = copy_time(src)
     print(f"{name:8}  {t * 1e3:7.2f} ms  {gib / t:6.1f} GiB/s")
 
 # %% volatile=true
-# zh: non_blocking=True：从页锁定内存复制时，调用立即返回，CPU 可以接着准备下一批数据
+# zh: non_blocking=True：从锁页内存复制时，调用立即返回，CPU 可以接着准备下一批数据
 # en: non_blocking=True: from pinned memory the call returns at once, and the CPU can prepare the next batch.
 for name, src in [("pageable", pageable), ("pinned", pinned)]:
     torch.cuda.synchronize()

@@ -24,8 +24,9 @@ def timed(fn, repeats=5):
     return out, best
 
 
-# zh: float32 矩阵乘法的三档精度："highest" 是真正的 float32，"high" 允许 TF32，"medium" 允许 bfloat16
-# en: Three precisions for float32 matmuls: "highest" is true float32, "high" allows TF32, "medium" allows bfloat16.
+# zh: float32 矩阵乘法的三档精度："highest" 是真正的 float32，"high" 允许 TF32，"medium" 允许 bfloat16（但文档说明在 CUDA 上它也是 TF32）
+# en: Three precisions for float32 matmuls: "highest" is true float32, "high" allows TF32, "medium" allows bfloat16
+# en: (though on CUDA, its documentation says, it means TF32 too).
 print("default:", torch.get_float32_matmul_precision())
 for precision in ("highest", "high", "medium"):
     torch.set_float32_matmul_precision(precision)
@@ -36,8 +37,8 @@ for precision in ("highest", "high", "medium"):
 torch.set_float32_matmul_precision("highest")
 
 # %%
-# zh: 卷积由 cuDNN 计算，它有自己的开关，默认允许 TF32
-# en: Convolutions run in cuDNN, which has its own switch, and it allows TF32 by default.
+# zh: 卷积由 cuDNN 计算，它有自己的开关，默认允许 TF32（新接口：torch.backends.cudnn.conv.fp32_precision）
+# en: Convolutions run in cuDNN, which has its own switch, and it allows TF32 by default (new API: torch.backends.cudnn.conv.fp32_precision).
 print("torch.backends.cudnn.allow_tf32:", torch.backends.cudnn.allow_tf32)
 conv = torch.nn.Conv2d(64, 64, 3, padding=1).cuda()
 img = torch.randn(8, 64, 64, 64, device="cuda")

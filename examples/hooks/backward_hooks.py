@@ -45,7 +45,7 @@ h.remove()
 print("first-layer grad scaled by 0.5:",
       torch.allclose(model[0].weight.grad, 0.5 * g_plain))
 
-# %%
+# %% warns="UserWarning"
 import warnings
 
 # zh: 输入不需要梯度时，第一层的 grad_input 是 (None,)，还有一条 UserWarning
@@ -60,7 +60,7 @@ print("grad_input of layer 0:", seen[0])
 for w in caught:
     print(f"{w.category.__name__}: {w.message}")
 
-# %%
+# %% warns="FutureWarning"
 # zh: 旧接口 register_backward_hook 挂在包含多个运算的模块上：FutureWarning
 # en: The old register_backward_hook on a module with several operations: a FutureWarning.
 with warnings.catch_warnings(record=True) as caught:

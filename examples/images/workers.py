@@ -50,7 +50,7 @@ def epoch_time(step_s=0.0, **kwargs):
     return first, time.perf_counter() - start
 
 
-# %% volatile=true
+# %% volatile=true warns="UserWarning"
 print("load average over the last minute:", os.getloadavg()[0])
 CostlyDataset()[0]  # zh: 先热身一次：第一次调用有一次性的开销 | en: warm up once: the first call has one-off costs
 for kwargs in [dict(num_workers=0), dict(num_workers=2), dict(num_workers=2, pin_memory=True)]:
@@ -80,7 +80,7 @@ for i, (_, worker, threads) in enumerate(loader):
     if i < 4:
         print(f"batch {i} from worker", worker.tolist(), " torch threads there:", threads.tolist())
 
-# %%
+# %% warns="UserWarning"
 # zh: pin_memory 把批量放进锁页内存，只对拷到 CUDA 设备有用
 # en: pin_memory puts batches in page-locked memory, which only helps copies to a CUDA device.
 xb, *_ = next(iter(DataLoader(CostlyDataset(), batch_size=4, pin_memory=True)))

@@ -24,7 +24,7 @@ ep = torch.export.export(model, (x,))
 print(ep.graph_module.code.strip())
 print(ep.graph_signature)
 
-# %%
+# %% warns="UserWarning"
 runnable = ep.module()  # zh: 又是一个 nn.Module | en: an nn.Module again
 print("same output:", torch.allclose(runnable(x), model(x)))
 with tempfile.TemporaryDirectory() as tmp:

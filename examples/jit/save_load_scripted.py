@@ -30,7 +30,7 @@ scripted = torch.jit.script(model)
 print(type(scripted).__name__)
 print(scripted.code)
 
-# %%
+# %% warns="DeprecationWarning"
 x = torch.randn(3, 4, device=device)
 with tempfile.TemporaryDirectory() as tmp, warnings.catch_warnings(record=True) as caught:
     # zh: 这里把 save 和 load 的弃用警告记录下来

@@ -1,4 +1,4 @@
-# %%
+# %% warns=["DeprecationWarning", "TracerWarning"]
 import warnings
 
 import torch

@@ -47,7 +47,7 @@ def median_ms(fn, arg, calls=30, warmup=3):
     return statistics.median(times) * 1e3
 
 
-# %% volatile=true
+# %% volatile=true warns="UserWarning"
 # zh: 第一次调用包含编译，单独计时
 # en: The first call includes compiling: time it on its own.
 print(f"first call of compiled model (compiles): {first_call_s(compiled, x):.2f} s")

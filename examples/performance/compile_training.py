@@ -50,7 +50,7 @@ compiled_model = torch.compile(model_copy, backend=backend)
 print(f"torch.compile(), including imports: {time.perf_counter() - t0:.1f} s")
 eager_step, compiled_step = make_step(eager_model), make_step(compiled_model)
 
-# %% volatile=true
+# %% volatile=true warns="UserWarning"
 # zh: 第一步：捕获前向和反向的计算图（inductor 还要生成并编译代码）
 # en: The first step captures the forward and backward graphs (inductor also generates and compiles code).
 sync()

@@ -39,7 +39,7 @@ x = torch.randn(512, 64, device=device)
 torch.testing.assert_close(slow(x), fast(x))
 print("same outputs")
 
-# %% volatile=true
+# %% volatile=true warns="UserWarning"
 # zh: 第一步：用分析器找出最慢的那一段
 # en: Step 1: let the profiler find the slowest block.
 with profile(activities=[ProfilerActivity.CPU]) as prof:

@@ -30,7 +30,7 @@ def train_step():
 os.environ["KINETO_LOG_LEVEL"] = "6"
 train_step()  # zh: 预热，别把第一次调用的初始化开销算进去 | en: warm-up, keep first-call setup out of the profile
 
-# %% volatile=true
+# %% volatile=true warns="UserWarning"
 activities = [ProfilerActivity.CPU]
 if device == "cuda":
     activities.append(ProfilerActivity.CUDA)  # zh: 有 GPU 时也记录 GPU 内核 | en: on a GPU, record its kernels too

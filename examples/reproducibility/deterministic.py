@@ -55,8 +55,8 @@ print(torch.empty(4, device=device))
 print(torch.empty(2, dtype=torch.int64, device=device))
 
 # %%
-# zh: CUDA 上 cuBLAS 的矩阵乘法要先设置 CUBLAS_WORKSPACE_CONFIG，否则在确定性模式下报错
-# en: On CUDA, cuBLAS matrix products need CUBLAS_WORKSPACE_CONFIG set, or they raise in deterministic mode.
+# zh: 旧版 torch 在确定性模式下要求 cuBLAS 先设置 CUBLAS_WORKSPACE_CONFIG，否则报错；现在不再检查
+# en: Older versions of torch raised in deterministic mode unless CUBLAS_WORKSPACE_CONFIG was set for cuBLAS; the check is gone.
 if device == "cuda":
     a = torch.randn(64, 64, device=device)
     try:

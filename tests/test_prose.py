@@ -121,3 +121,16 @@ def test_quoted_reads_the_precision_the_prose_writes():
 def test_every_page_of_the_course_passes(path):
     problems = check_page(path)
     assert not problems, "\n".join(map(str, problems))
+
+
+def test_a_version_is_stated_never_backed_by_a_coincidence(page):
+    found = page("It needs torch 2.0 and Python 3.11.")
+    assert [f.split(" (", 1)[0] for f in found] == ["'2.0' is a version", "'3.11' is a version"]
+    front = 'stated_numbers:\n  "2.0": PyTorch 2.0, which added torch.compile\n  "3.11": the Python it runs\n'
+    assert page("It needs torch 2.0 and Python 3.11.", front=front) == []
+
+
+def test_chinese_and_english_units_scale_the_number(page):
+    assert page("数量约 0.55 万，约 5.45 thousand。") == []  # 5,454 rounds to both
+    found = page("数量约 0.6 万。The count is 5.4 thousand.")
+    assert [f.split(" is ", 1)[0] for f in found] == ["'0.6'", "'5.4'"]

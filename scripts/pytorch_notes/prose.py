@@ -16,8 +16,11 @@ makes such drift fail at once, naming page and line:
          "2.13": the torch version the project pins
 
    A stated number that is backed anyway, or not on the page, is an error too: the list stays short and
-   true. Not checked: integers below 10 (cells, dims, exercises), numbers glued to letters (``H100``,
-   ``float32``, ``3C``), and versions with two or more dots (``2.11.0``).
+   true. A version (a number right after the name of what it versions: ``torch 2.9``, ``CUDA 13.0``) is
+   always stated, never backed by an output that happens to print the same digits. A unit scales the
+   number (``1.34 亿``, ``6.7 万``, ``1.1 trillion``). Not checked: integers below 10 (cells, dims,
+   exercises), numbers glued to letters (``H100``, ``float32``, ``3C``), and versions with two or more dots
+   (``2.11.0``).
 2. **On the tab shown.** A number backed only by outputs of a device tab other than the one the page shows
    first for that example (``store.records.Freshness.preferred``: the fresh CUDA record, else the CPU one)
    is quoted in a sentence that names its tab: "CPU tab", "GPU tab", "CPU 标签页", "GPU 标签页".
@@ -53,8 +56,15 @@ SMALLEST_CHECKED = 10  # integers below it are structure (cell 3, dim 1, exercis
 # name (letters, digits, "_" around it), of a version with two dots, of a path, an anchor or a hex digest.
 _NUM = (r"(?<![A-Za-z0-9_.#/\\-])(?P<sign>[-−])?"
         r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:[eE][-+−]?\d+)?)"
-        r"(?![A-Za-z0-9_]|\.\d|,\d{3}(?!\d))(?P<pct>\s?%)?")
+        r"(?![A-Za-z0-9_]|\.\d|,\d{3}(?!\d))(?P<pct>\s?%)?(?:\s?(?P<unit>万亿|[万亿]|thousand|million|billion|trillion)(?![A-Za-z]))?")
 NUMBER_RE = re.compile(_NUM)
+# "1.34 亿" is 134,000,000 to the nearest 1,000,000; "1.1 trillion" is 1.1e12
+NUMBER_UNITS = {"万": 10**4, "亿": 10**8, "万亿": 10**12, "thousand": 10**3, "million": 10**6, "billion": 10**9,
+                "trillion": 10**12}
+# A version: a number right after the name of what it versions ("torch 2.9", "Python 3.11", "CUDA 13.0").
+# It is never backed by an output (a timing of 2.91 would back "2.9" by accident): list it under stated_numbers.
+_VERSIONED = re.compile(r"(?:\b(?:torch|PyTorch|Python|CUDA|cuDNN|NumPy|torchao|peft|transformers|torchvision|ONNX|"
+                        r"opset|onnxruntime|MkDocs|Material|jieba|scikit-learn|matplotlib)|(?<![A-Za-z])v)\s?$")
 # Numbers in outputs: the same, but letters may touch them ("1.8e-07," "tensor(15.)" "(2," "loss=0.25").
 OUTPUT_NUMBER_RE = re.compile(r"(?<![0-9.])(?P<num>\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)")
 _CODE_SPAN_RE = re.compile(r"(`+)(.+?)\1")
@@ -262,7 +272,7 @@ def check_page(path: Path, examples_dir: Path = EXAMPLES_DIR) -> list[Problem]:
     front, body = split_front_matter(text)
     offset = text[: len(text) - len(body)].count("\n")
     declared_numbers = stated(front, name)
-    used_stated: set[str] = set()
+    used_stated: dict[str, bool] = {}  # stated number -> whether every use of it is backed anyway
     found: list[Problem] = []
     prose = []
     for unit in _units(body, offset):
@@ -273,12 +283,10 @@ def check_page(path: Path, examples_dir: Path = EXAMPLES_DIR) -> list[Problem]:
                 for m in NUMBER_RE.finditer(part):
                     found += _check_number(m, at, sentence, name, b, declared_numbers, used_stated)
     for number, why in declared_numbers.items():
-        q = quoted(number)
         if number not in used_stated:
             found.append(Problem(name, 1, f"stated_numbers lists {number!r} ({why}), which the prose does not quote: "
                                           "remove it"))
-        elif q is not None and (any(q.matches(v) for v in b.code)
-                                or any(q.matches(v) for vals in b.printed.values() for _, v in vals)):
+        elif used_stated[number]:
             found.append(Problem(name, 1, f"stated_numbers lists {number!r}, but an output or the code of this "
                                           "page's examples shows it: remove it from stated_numbers"))
     all_prose = "\n".join(prose) + "\n" + body
@@ -292,22 +300,29 @@ def check_page(path: Path, examples_dir: Path = EXAMPLES_DIR) -> list[Problem]:
 
 
 def _check_number(m: re.Match, line: int, sentence: str, page: str, b: Backing, declared_numbers: dict[str, str],
-                  used_stated: set[str]) -> list[Problem]:
+                  used_stated: dict[str, bool]) -> list[Problem]:
     raw = m.group("num")
     q = quoted(raw)
     if q is None:
         return []
     if m.group("pct"):
         q = Quoted(q.text, q.value, q.half, percent=True)
-    if "." not in raw and "e" not in raw.lower() and q.value < SMALLEST_CHECKED:
+    if unit := m.group("unit"):
+        q = Quoted(q.text, q.value * NUMBER_UNITS[unit], q.half * NUMBER_UNITS[unit])
+    if "." not in raw and "e" not in raw.lower() and q.value < SMALLEST_CHECKED and not unit:
         return []
     key = raw.replace(",", "")
+    version = bool(_VERSIONED.search(m.string[:m.start()]))
+    kinds = set() if version else {kind for kind, values in b.printed.items() if any(q.matches(v) for _, v in values)}
+    in_code = not version and any(q.matches(v) for v in b.code)
     if key in declared_numbers:
-        used_stated.add(key)
+        used_stated[key] = used_stated.get(key, True) and bool(kinds or in_code)  # needed by no use: say so
         return []
-    if any(q.matches(v) for v in b.code):
+    if version:
+        return [Problem(page, line, f"{raw!r} is a version ({m.string[max(0, m.start() - 12):m.end()].strip()!r}): "
+                                    "list it under stated_numbers in the front matter with what it versions")]
+    if in_code:
         return []
-    kinds = {kind for kind, values in b.printed.items() if any(q.matches(v) for _, v in values)}
     if not kinds:
         return [Problem(page, line, f"{raw!r} is printed by no output of this page's examples and is not in their "
                                     "code: quote an output (rounded as printed), make an example print it, or list "

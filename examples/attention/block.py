@@ -79,7 +79,7 @@ total = sum(p.numel() for p in block.parameters())
 print(f"total {total:6d}   12C² + 13C = {12 * C**2 + 13 * C}")
 
 
-# %%
+# %% warns="UserWarning"
 # zh: 残差连接给梯度一条直通的路：比较叠了 depth 层之后，输入处的梯度和输出处的梯度
 # en: Residual connections give the gradient a straight path: compare the gradient at the input with the one at the output of depth blocks.
 class PlainBlock(Block):

@@ -4,6 +4,7 @@ import math
 import matplotlib.pyplot as plt
 import torch
 import torch.nn.functional as F
+from torch import nn
 
 torch.manual_seed(0)
 device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
@@ -53,3 +54,13 @@ plt.show()
 # en: When a whole row is masked, softmax computes 0/0 = NaN.
 row = torch.tensor([1.0, 2.0, 3.0]).masked_fill(torch.ones(3, dtype=torch.bool), float("-inf"))
 print(row, "->", row.softmax(dim=-1))
+
+# zh: 让第 0 行一个位置都不许看，别的行不变
+# en: Let row 0 attend to nothing and leave the other rows alone.
+blocked = mask.clone()
+blocked[0] = False
+out_sdpa = F.scaled_dot_product_attention(q, k, v, attn_mask=blocked)
+print("F.scaled_dot_product_attention, row 0:", out_sdpa[0, 0, :4], " row 1 as before:", torch.allclose(out_sdpa[:, 1], ref_bool[:, 1]))
+mha = nn.MultiheadAttention(d, 2, batch_first=True).to(device)
+out_mha, w_mha = mha(q, k, v, attn_mask=~blocked)  # zh: 这里 True 表示“不许看” | en: here True means "may not attend"
+print("nn.MultiheadAttention, row 0:", out_mha[0, 0, :4].detach(), " weights:", w_mha[0, 0, :4].detach())

@@ -25,13 +25,15 @@ class CausalSelfAttention(nn.Module):
         if cache is None:  # zh: 整段重算，需要因果掩码 | en: full recompute needs the causal mask
             y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
         else:
-            # zh: 把新 token 的 k、v 接到缓存后面；缓存里只有过去，所以不需要掩码
-            # en: Append the new token's k and v to the cache; it holds only the past, so no mask is needed.
+            # zh: 把新 token 的 k、v 接到缓存后面
+            # en: Append the new tokens' k and v to the cache.
             if "k" in cache:
                 k = torch.cat([cache["k"], k], dim=2)
                 v = torch.cat([cache["v"], v], dim=2)
             cache["k"], cache["v"] = k, v
-            y = F.scaled_dot_product_attention(q, k, v)
+            # zh: 一个新 token 可以看缓存里的全部；一次送进几个（提示词的预填充，这里缓存还是空的）时，它们之间仍需因果掩码
+            # en: One new token may see the whole cache; several at once (the prompt's prefill, here into an empty cache) still need the causal mask.
+            y = F.scaled_dot_product_attention(q, k, v, is_causal=T > 1)
         return self.proj(y.transpose(1, 2).reshape(B, T, C))
 
 
@@ -70,10 +72,14 @@ idx = torch.randint(0, 50, (2, 12), device=device)
 with torch.no_grad():
     full = model(idx)  # zh: 一次算完所有位置：(B, T, V) | en: every position at once: (B, T, V)
     caches = [{} for _ in model.blocks]
-    steps = [model(idx[:, t : t + 1], start=t, caches=caches) for t in range(idx.size(1))]  # zh: 每次一个 token | en: one token at a time
-incremental = torch.cat(steps, dim=1)
+    P = 5
+    prefill = model(idx[:, :P], caches=caches)  # zh: 前 P 个 token 一次送进去：预填充 | en: the first P tokens in one go: the prefill
+    steps = [model(idx[:, t : t + 1], start=t, caches=caches) for t in range(P, idx.size(1))]  # zh: 之后每次一个 | en: then one at a time
+incremental = torch.cat([prefill, *steps], dim=1)
 print("full:", tuple(full.shape), " incremental:", tuple(incremental.shape))
-print("allclose:", torch.allclose(full, incremental, atol=1e-5), f" max abs difference: {(full - incremental).abs().max().item():.1e}")
+print(f"prefill of {P} tokens vs full pass: max abs difference {(prefill - full[:, :P]).abs().max().item():.1e}")
+print(f"one token at a time vs full pass: max abs difference {(torch.cat(steps, dim=1) - full[:, P:]).abs().max().item():.1e}")
+print("allclose:", torch.allclose(full, incremental, atol=1e-5))
 print("cached k in layer 0:", tuple(caches[0]["k"].shape))
 
 # %%

@@ -68,7 +68,18 @@ test: $(STAMP)
 test-browser: $(STAMP)
 	$(VENV)/bin/pytest -m browser $(ARGS)
 
-capture: $(STAMP)
+# The sandbox mounts the virtualenv read-only, so an example cannot write the bytecode of what it imports: each
+# run compiled the same modules again (torch._dynamo alone, which every optimizer, torch.compile and
+# checkpoint() import, cost ~3 s per example; issue 41). Once per install, before the first capture, the
+# virtualenv's modules are compiled into PYTHONPYCACHEPREFIX (~1 min on 2 cores, ~350 MB), where the sandboxed
+# runs read them. compileall reports the few test files of packages that are not Python 3 and goes on.
+BYTECODE := $(VENV)/.bytecode-stamp
+$(BYTECODE): $(STAMP)
+	@echo "capture: compiling the virtualenv's bytecode once for the sandboxed runs (about a minute)"
+	@$(PY) -m compileall -q -j 0 "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" >/dev/null 2>&1 || true
+	@touch $@
+
+capture: $(STAMP) $(BYTECODE)
 	$(PY) scripts/capture.py $(ARGS)
 
 bench: $(STAMP)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import re
+import tokenize
 from collections import defaultdict
 
 import pytest
@@ -128,3 +131,39 @@ def test_examples_not_run_are_proved_by_their_records(proved_example):
         pytest.skip("every embedded example runs in this session")
     ex = parse_example(resolve_example(proved_example))
     assert unproved(ex, current_environment()) is None
+
+
+def _code_only(source: str) -> str:
+    """``source`` without its comments and string literals: what the example calls, not what it says."""
+    kept = []
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type not in (tokenize.COMMENT, tokenize.STRING, tokenize.NL, tokenize.NEWLINE):
+            kept.append(tok.string)
+    return " ".join(kept).replace(" . ", ".")
+
+
+# The APIs a practitioner of 2026 uses that the course must call in live code (issue 41): each is in the
+# code (not a comment or a string) of an example both languages embed.
+PRACTITIONER_APIS = ("requires_grad_", "torch.utils.checkpoint", "torch.distributed.checkpoint", "to_empty",
+                     "nn.TransformerEncoder", "key_padding_mask", "flex_attention", "sdpa_kernel", "mark_dynamic",
+                     "torch._dynamo.explain", "channels_last", "persistent_workers", "prefetch_factor",
+                     "get_worker_info", "fp32_precision", "quantize_")
+
+
+def test_the_course_calls_the_apis_a_practitioner_needs():
+    code = "\n".join(_code_only(c.source) for rel in EMBEDDED for c in parse_example(resolve_example(rel)).cells)
+    missing = [api for api in PRACTITIONER_APIS if not re.search(rf"(?<![\w.]){re.escape(api)}(?!\w)", code)
+               and not re.search(rf"\.{re.escape(api)}(?!\w)", code)]
+    assert not missing, f"no embedded example calls {missing} in its code"
+
+
+def test_every_chapter_has_two_solved_exercises():
+    """A chapter (a page that embeds examples) embeds at least two ``exercise_*`` examples, its solutions."""
+    short = []
+    for lang in LANGUAGES:
+        for name in language_pages(lang):
+            embeds = [e for e in EMBEDS if e.page == f"docs/{lang}/{name}"]
+            solutions = {e.rel for e in embeds if e.rel.rsplit("/", 1)[1].startswith("exercise_")}
+            if embeds and len(solutions) < 2:
+                short.append(f"docs/{lang}/{name}: {len(solutions)} solved exercise(s)")
+    assert not short, "\n".join(short)

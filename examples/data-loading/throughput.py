@@ -1,4 +1,4 @@
-# %%
+# %% volatile=true
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor

@@ -23,7 +23,7 @@ from pytorch_notes.render.times import MARKER, ChapterTimes, example_row, times_
 from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES
 from pytorch_notes.site import times as site_times
 from pytorch_notes.store import model
-from pytorch_notes.store.records import freshness, load_record
+from pytorch_notes.store.records import device_kinds, freshness, load_record
 from test_store import fake_record, put
 
 SOURCE = "# %%\nimport torch\n\n# %%\nx = 1\n\n# %%\nprint(x)\n"
@@ -234,11 +234,20 @@ def test_every_number_on_the_times_page_is_what_the_records_say(site, lang):
             assert slowest == f"{seconds(took.duration_s)} · {cell.format(n=took.index + 1)}{stale}", (ex.rel, kind)
             if not stale:
                 counted.setdefault(ex.rel.split("/")[0], {}).setdefault(kind, []).append(rec.provenance.duration_s)
+    could = {}  # chapter -> kind -> how many of its examples can have a record of that kind
+    for ex in examples:
+        for kind in device_kinds(ex):
+            could.setdefault(ex.rel.split("/")[0], {}).setdefault(kind, 0)
+            could[ex.rel.split("/")[0]][kind] += 1
     for name, body in sections(page).items():
         foot = footers(body)[0]
         for i, kind in enumerate(kinds):
-            if kind not in counted[name]:  # a chapter of CUDA-only examples has no CPU records
-                assert foot[1 + 2 * i] == "—", (name, kind, foot)
+            if kind not in counted[name]:
+                # a chapter of CUDA-only examples has no CPU records ("—"); a chapter none of whose examples has
+                # been captured on this kind yet says how many it counted: "— (0 of 9 examples)"
+                m = could.get(name, {}).get(kind, 0)
+                none = f"— (0 of {m} examples)" if lang == "en" else f"—（计入 0/{m} 个示例）"
+                assert foot[1 + 2 * i] == (none if m else "—"), (name, kind, foot)
                 continue
             assert foot[1 + 2 * i].startswith(seconds(math.fsum(counted[name][kind]))), (name, kind, foot)
     whole = footers(page.split('id="chapter-', 1)[0])[0]

@@ -134,3 +134,24 @@ def test_chinese_and_english_units_scale_the_number(page):
     assert page("数量约 0.55 万，约 5.45 thousand。") == []  # 5,454 rounds to both
     found = page("数量约 0.6 万。The count is 5.4 thousand.")
     assert [f.split(" is ", 1)[0] for f in found] == ["'0.6'", "'5.4'"]
+
+
+def test_a_number_is_backed_by_the_examples_of_its_own_section(tmp_path, write_example, examples_dir):
+    """0.9712 printed in section A does not back a 0.97 written in section B, which embeds another example
+    (a coincidence on a long page); the introduction, which embeds none, may quote any example of the page."""
+    for rel, printed in (("ch/a.py", "0.9712"), ("ch/b.py", "0.5000")):
+        ex = parse_example(write_example(rel, f'# %%\nprint("{printed}")\n'), examples_dir)
+        path = layout.record_path(ex.rel, "cpu", examples_dir)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({
+            "format": FORMAT, "example": ex.rel, "device_kind": "cpu", "key": ex.key, "source_sha256": ex.sha256,
+            "provenance": {"device": "CPU", "device_kind": "cpu", "torch": "2.13.0+cpu", "cuda": None,
+                           "python": "3.11.7", "platform": "Linux", "captured_at": "2026-11-29T00:00:00Z",
+                           "duration_s": 1.0, "wall_s": 2.0},
+            "cells": [{"index": 0, "line": 2, "source": ex.cells[0].source, "metadata": {}, "key": ex.cells[0].key,
+                       "duration_s": 0.1, "outputs": [{"type": "stream", "name": "stdout", "text": printed + "\n"}]}]}))
+    md = tmp_path / "ch.md"
+    md.write_text("---\ndescription: d\n---\n\n# T\n\nThe loss ends at 0.97.\n\n## A\n\n::: example ch/a.py\n\n"
+                  "Here 0.97.\n\n## B\n\n::: example ch/b.py\n\nHalf, 0.50, unlike 0.97.\n", encoding="utf-8")
+    found = [str(p).split(": ", 1)[1] for p in check_page(md, examples_dir)]
+    assert len(found) == 1 and found[0].startswith("'0.97' is printed by no output of the examples its section")

@@ -6,7 +6,8 @@ makes such drift fail at once, naming page and line:
 
 1. **Backed.** Every number in the prose (text, lists, tables, headings; not fenced code; inline code only
    when the whole span is a number, such as ```2.4e-07```) equals a number printed by an output of an
-   example the page embeds, on any device, once that output is rounded to the precision the prose writes
+   example embedded in its ``##`` section (any example of the page in a section that embeds none, such as
+   the introduction: on a long page a 3-digit number elsewhere matches by chance), on any device, once that output is rounded to the precision the prose writes
    (``0.97`` is backed by ``0.9712``, ``5,454`` by ``5454``, ``32.5 %`` by ``32.49%`` or ``0.3249``; signs
    are ignored), or a number literal in those examples' code (hyper-parameters), or is listed in the page's
    front matter under ``stated_numbers`` with the reason (a version, a documented fact, a number of an
@@ -38,6 +39,7 @@ import io
 import re
 import sys
 import tokenize
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -102,9 +104,16 @@ class Backing:
     """What a page's examples can back: numbers per device kind (``printed``), code literals, first tabs."""
 
     printed: dict[str, list[tuple[str, Decimal]]] = field(default_factory=dict)  # kind -> (rel, value)
-    code: list[Decimal] = field(default_factory=list)
+    code: list[tuple[str, Decimal]] = field(default_factory=list)  # (rel, value)
     first: dict[str, str] = field(default_factory=dict)  # rel -> kind of the tab shown first
     warnings: dict[str, list[str]] = field(default_factory=dict)  # rel -> categories declared
+
+    def within(self, rels: frozenset[str] | None) -> Backing:
+        """What the examples ``rels`` back (all of this page's when None)."""
+        if rels is None:
+            return self
+        return Backing({k: [(r, v) for r, v in vals if r in rels] for k, vals in self.printed.items()},
+                       [(r, v) for r, v in self.code if r in rels], self.first, self.warnings)
 
 
 @dataclass(frozen=True)
@@ -178,7 +187,7 @@ def backing(examples: list[Example], examples_dir: Path = EXAMPLES_DIR) -> Backi
         for kind, dev in fresh.devices.items():
             if dev.record is not None:
                 b.printed.setdefault(kind, []).extend((ex.rel, v) for v in output_numbers(_record_text(dev.record)))
-        b.code += [v for cell in ex.cells for v in code_numbers(cell.source)]
+        b.code += [(ex.rel, v) for cell in ex.cells for v in code_numbers(cell.source)]
         b.warnings[ex.rel] = sorted({c for _, c in declared(ex)})
     return b
 
@@ -275,13 +284,14 @@ def check_page(path: Path, examples_dir: Path = EXAMPLES_DIR) -> list[Problem]:
     used_stated: dict[str, bool] = {}  # stated number -> whether every use of it is backed anyway
     found: list[Problem] = []
     prose = []
+    scope = _section_scopes(text, embeds)
     for unit in _units(body, offset):
         is_table = unit[0][1].strip().startswith("|")
         for line, sentence, rows in _sentences(unit, is_table):
             prose.append(sentence)
             for at, part in rows or [(line, sentence)]:
                 for m in NUMBER_RE.finditer(part):
-                    found += _check_number(m, at, sentence, name, b, declared_numbers, used_stated)
+                    found += _check_number(m, at, sentence, name, b.within(scope(at)), declared_numbers, used_stated)
     for number, why in declared_numbers.items():
         if number not in used_stated:
             found.append(Problem(name, 1, f"stated_numbers lists {number!r} ({why}), which the prose does not quote: "
@@ -299,6 +309,20 @@ def check_page(path: Path, examples_dir: Path = EXAMPLES_DIR) -> list[Problem]:
     return found
 
 
+def _section_scopes(text: str, embeds) -> Callable[[int], frozenset[str] | None]:
+    """``line -> the examples embedded in that line's ``##`` section``, or None (the whole page) for a section
+    that embeds none (the introduction, a summary): a number is backed by the examples it is written about."""
+    starts = [n for n, line in prose_lines(text) if line.startswith("## ")]
+    bounds = list(zip([0, *starts], [*starts, 10**9], strict=True))
+    per = [frozenset(e.rel for e in embeds if lo <= e.line < hi) for lo, hi in bounds]
+
+    def scope(line: int) -> frozenset[str] | None:
+        i = next(k for k, (lo, hi) in enumerate(bounds) if lo <= line < hi)
+        return per[i] or None
+
+    return scope
+
+
 def _check_number(m: re.Match, line: int, sentence: str, page: str, b: Backing, declared_numbers: dict[str, str],
                   used_stated: dict[str, bool]) -> list[Problem]:
     raw = m.group("num")
@@ -314,7 +338,7 @@ def _check_number(m: re.Match, line: int, sentence: str, page: str, b: Backing, 
     key = raw.replace(",", "")
     version = bool(_VERSIONED.search(m.string[:m.start()]))
     kinds = set() if version else {kind for kind, values in b.printed.items() if any(q.matches(v) for _, v in values)}
-    in_code = not version and any(q.matches(v) for v in b.code)
+    in_code = not version and any(q.matches(v) for _, v in b.code)
     if key in declared_numbers:
         used_stated[key] = used_stated.get(key, True) and bool(kinds or in_code)  # needed by no use: say so
         return []
@@ -324,9 +348,10 @@ def _check_number(m: re.Match, line: int, sentence: str, page: str, b: Backing, 
     if in_code:
         return []
     if not kinds:
-        return [Problem(page, line, f"{raw!r} is printed by no output of this page's examples and is not in their "
-                                    "code: quote an output (rounded as printed), make an example print it, or list "
-                                    "it under stated_numbers in the front matter with the reason")]
+        return [Problem(page, line, f"{raw!r} is printed by no output of the examples its section embeds (the whole "
+                                    "page's, in a section without one) and is not in their code: quote an output "
+                                    "(rounded as printed), make an example print it, or list it under stated_numbers "
+                                    "in the front matter with the reason")]
     on_first = any(q.matches(v) for kind, values in b.printed.items() for rel, v in values if b.first.get(rel) == kind)
     if on_first:
         return []

@@ -9,9 +9,9 @@ makes such drift fail at once, naming page and line:
    example embedded in its ``##`` section (any example of the page in a section that embeds none, such as
    the introduction: on a long page a 3-digit number elsewhere matches by chance), on any device, once that
    output is rounded to the precision the prose writes (``0.97`` is backed by ``0.9712``, ``5,454`` by
-   ``5454``, ``32.5 %`` by ``32.49%`` or ``0.3249``; signs are ignored), or a number literal in those examples' code (hyper-parameters), or is listed in the page's
-   front matter under ``stated_numbers`` with the reason (a version, a documented fact, a number of an
-   exercise's statement)::
+   ``5454``, ``32.5 %`` by ``32.49%`` or ``0.3249``; signs are ignored), or a number literal in those
+   examples' code (hyper-parameters), or is listed in the page's front matter under ``stated_numbers`` with
+   the reason (a version, a documented fact, a number of an exercise's statement)::
 
        stated_numbers:
          "2.13": the torch version the project pins

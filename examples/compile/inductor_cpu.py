@@ -15,8 +15,8 @@ device = torch.accelerator.current_accelerator().type if torch.accelerator.is_av
 
 
 def rms_norm(x, weight, eps=1e-6):
-    # zh: eager 模式下是五个运算，每个都把整个张量读写一遍
-    # en: Five operations in eager mode, each reading and writing the whole tensor.
+    # zh: eager 模式下是六个运算，其中四个读写整个张量（add 和 rsqrt 只作用于每行的统计量）
+    # en: Six operations in eager mode, four of them over the whole tensor (add and rsqrt act on each row's statistic).
     return x * torch.rsqrt(x.pow(2).mean(dim=-1, keepdim=True) + eps) * weight
 
 

@@ -47,8 +47,8 @@ for args in [(x, True), (x.double(), True), (x, False)]:
     print(f"dtype {args[0].dtype}, training={args[1]}: {len(compiles)} compilation(s)", flush=True)
 
 # %%
-# zh: 每个函数最多重新编译 recompile_limit 次；超过以后这个函数不再编译，直接按 eager 运行
-# en: A function is recompiled at most recompile_limit times; past that it is no longer compiled and runs eagerly.
+# zh: 每个函数最多编译 recompile_limit 次（缓存里的图数，第一张也算在内）；超过以后不再编译，直接按 eager 运行
+# en: A function is compiled at most recompile_limit times (graphs in its cache, the first included); past that it runs eagerly.
 torch._logging.set_logs()  # zh: 恢复默认日志设置 | en: back to the default log settings
 print("recompile_limit:", torch._dynamo.config.recompile_limit)
 compiles.clear()

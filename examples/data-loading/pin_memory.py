@@ -38,4 +38,4 @@ if pin:
         epoch(pin_memory)  # zh: 热身 | en: warm-up
         print(f"pin_memory={pin_memory!s:5s}  time inside .to() per epoch: {1000 * epoch(pin_memory):.2f} ms")
 else:
-    print("no accelerator: nothing to copy, so nothing to measure here (the GPU tab measures it)")
+    print("no accelerator: nothing to copy, so nothing to measure here (a capture on a GPU machine times it)")

@@ -7,7 +7,7 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 
 torch.manual_seed(0)
 device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
-dtype = torch.float16 if device == "cuda" else torch.float32  # zh: GPU 上的融合内核要 16 位浮点 | en: fused GPU kernels want 16-bit floats
+dtype = torch.float16 if device == "cuda" else torch.float32  # zh: Flash 和 cuDNN 内核要 16 位浮点 | en: the Flash and cuDNN kernels need 16-bit floats
 
 B, n_head, T, hd = 4, 8, 512, 64
 q, k, v = (torch.randn(B, n_head, T, hd, device=device, dtype=dtype) for _ in range(3))

@@ -97,6 +97,7 @@ print("gradients equal:", all(torch.equal(a, b) for a, b in zip(results[False][1
 
 def timed_step(use_checkpoint):
     model.use_checkpoint = use_checkpoint
+    model.zero_grad(set_to_none=True)
     if device == "cuda":
         torch.cuda.synchronize()
     t0 = time.perf_counter()

@@ -90,12 +90,13 @@ for r in [None, 1, 4, 16]:
         accs.append(accuracy(train(model, X_rot[:n], y[:n], 200), X_rot[n:], y[n:]))
     trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
     print(f"{'full fine-tuning' if r is None else f'LoRA r={r}':18s} {trainable:9d}  {accs[0]:.3f}, {accs[1]:.3f}")
+lora_r16 = model  # zh: 最后训练的模型：r = 16，种子 1 | en: the last model trained: r = 16, seed 1
 
 # %%
 # zh: LoRA 训练完，预训练的权重一个没动：要存、要传的只有 A 和 B
 # en: After LoRA training not one pretrained weight has moved: A and B are all there is to store or ship.
-base_unchanged = all(torch.equal(getattr(model, f).base.weight, getattr(pretrained, f).weight) for f in ["fc1", "fc2", "fc3"])
-adapter = {k: v for k, v in model.state_dict().items() if k.endswith((".A", ".B"))}
+base_unchanged = all(torch.equal(getattr(lora_r16, f).base.weight, getattr(pretrained, f).weight) for f in ["fc1", "fc2", "fc3"])
+adapter = {k: v for k, v in lora_r16.state_dict().items() if k.endswith((".A", ".B"))}
 print("pretrained weights unchanged:", base_unchanged)
 print("adapter tensors:", list(adapter))
 print(f"adapter {sum(v.numel() for v in adapter.values()) * 4} bytes vs whole model {sum(v.numel() for v in pretrained.state_dict().values()) * 4} bytes")

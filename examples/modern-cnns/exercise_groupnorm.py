@@ -10,7 +10,7 @@ bn = nn.BatchNorm2d(8).to(device)
 bn(torch.randn(1, 8, 1, 1, device=device))
 
 # %%
-# zh: 小批量时 BN 的统计量很吵：同一个样本在不同的批量里得到不同的输出
+# zh: 小批量时 BN 的统计量噪声很大：同一个样本在不同的批量里得到不同的输出
 # en: With small batches BN's statistics are noisy: the same sample gets different outputs in different batches.
 sample = torch.randn(1, 8, 4, 4, device=device)
 gn = nn.GroupNorm(num_groups=2, num_channels=8).to(device)  # zh: 每个样本自己归一化，4 个通道一组 | en: each sample on its own, 4 channels per group

@@ -24,7 +24,7 @@ class BasicBlock(nn.Module):
 
 
 class ResNet(nn.Module):
-    # zh: 主干（stem）、三个阶段（每个阶段开头把尺寸减半、通道加倍）、全局平均池化、分类头
+    # zh: 起始层（stem）、三个阶段（每个阶段开头把尺寸减半、通道加倍）、全局平均池化、分类头
     # en: A stem, three stages (each but the first halves the size and doubles the channels), global average pooling, a head.
     def __init__(self, in_ch=1, widths=(16, 32, 64), blocks_per_stage=2, num_classes=10):
         super().__init__()

@@ -26,7 +26,7 @@ for group_size in (256, 128, 32):  # zh: 256 就是每行一个 scale | en: 256 
 # zh: 两个 int4 装进一个字节：低 4 位放偶数列，高 4 位放奇数列
 # en: Two int4 values per byte: even columns in the low 4 bits, odd columns in the high 4 bits.
 q, scale = quantize_int4(W, 32)
-packed = ((q[:, 0::2] & 0xF) | ((q[:, 1::2] & 0xF) << 4)).to(torch.uint8)
+packed = (q[:, 0::2] & 0xF).to(torch.uint8) | ((q[:, 1::2] & 0xF).to(torch.uint8) << 4)  # zh: 先转 uint8 再移位 | en: uint8 before the shift
 low = (packed & 0xF).to(torch.int8)
 high = (packed >> 4).to(torch.int8)
 low = torch.where(low > 7, low - 16, low)  # zh: 符号扩展：8..15 表示 -8..-1 | en: sign extension: 8..15 mean -8..-1

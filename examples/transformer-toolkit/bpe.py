@@ -94,7 +94,7 @@ for k in [0, 50, 100, 200, 400]:
     first_k = dict(list(merges.items())[:k])
     n_zen = len(encode(zen, first_k))
     n_train = lengths[k]
-    print(f"{k:6d}  {256 + k:10d}  {n_train:12,d}  {lengths[0] / n_train:11.2f}   {n_zen:10d}  {len(zen) / n_zen:11.2f}")
+    print(f"{k:6d}  {256 + k:10d}  {n_train:12,d}  {lengths[0] / n_train:11.2f}   {n_zen:10d}  {len(zen.encode('utf-8')) / n_zen:11.2f}")
 
 # %%
 # zh: token 编号进入模型：词表大小决定嵌入表的行数，序列长度决定注意力分数的个数

@@ -43,8 +43,8 @@ with torch.no_grad():
 print("weights of sequence 2, query 0:", [round(v, 3) for v in w[2, 0].tolist()])
 
 # %%
-# zh: 填充位置放什么都无所谓：换成随机 token，真实 token 的输出一点不变
-# en: What sits in the padding does not matter: random tokens there leave the real tokens' outputs unchanged.
+# zh: 填充位置放什么都无所谓：换成另一个 token（7），真实 token 的输出一点不变
+# en: What sits in the padding does not matter: another token there (7) leaves the real tokens' outputs unchanged.
 garbage = batch.masked_fill(pad_mask, 7)
 with torch.no_grad():
     xg = emb(garbage)

@@ -88,6 +88,8 @@ def test_words_that_name_no_topic_are_left_out(tab, base):
     assert page.evaluate(query, ".to(device)") == "to^1 device"
     # a pasted flag: "--x" was an invalid lunr query (nothing shown), "-x" would exclude the word
     assert page.evaluate(query, "torchrun --nproc_per_node") == "torchrun *nproc_per_node"
+    # "UTF-8" without its lone digit left "UTF-", an invalid query too
+    assert page.evaluate(query, "why utf-8 bytes") == "utf byte"
     # quotes in a pasted message are its text, not Material's "all of these words" (nothing was found);
     # a query that is one quoted phrase keeps them
     assert '"' not in page.evaluate(query, 'Unexpected key(s) in state_dict: "module.fc.weight"')

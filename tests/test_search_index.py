@@ -25,6 +25,19 @@ def test_code_lines_many_pages_repeat_leave_the_index_and_the_rest_stays():
     assert search.without_boilerplate_code({"docs": rare})["docs"][0]["text"].count("import torch") == 1
 
 
+def test_a_short_paragraph_many_pages_repeat_leaves_the_index():
+    """Every chapter ends with a tip titled "Summary": as a word of 32 pages it outranked torchinfo's summary
+    for "keras model.summary". Counted apart from code lines (a page with prose but no code counts)."""
+    def entry(page: str, text: str) -> dict:
+        return {"location": f"{page}/#s", "title": page, "text": text}
+
+    docs = [entry(f"p{i}", f"<p>Summary</p><ul><li>point {i}</li></ul>") for i in range(7)]
+    docs += [entry("layers", "<p>torchinfo's summary prints the layers</p><p>Tip</p>"), entry("other", "<p>Tip</p>")]
+    out = [d["text"] for d in search.without_boilerplate_code({"docs": docs})["docs"]]
+    assert out[0] == "<ul><li>point 0</li></ul>", "the repeated title goes, the box's points stay"
+    assert out[7] == "<p>torchinfo's summary prints the layers</p><p>Tip</p>", "2 of 9 pages: it stays"
+
+
 def test_a_served_rebuild_writes_the_index_a_full_build_writes_from_the_rebuilt_entries():
     from pytorch_notes.site import searchwords
 

@@ -165,8 +165,9 @@
   function withoutLoneDigits(raw) {
     /* "--nproc_per_node": a leading - is lunr's "must not contain", and -- an invalid query (nothing shown);
        a pasted command-line flag means the word */
+    /* ...and "UTF-8" loses its digit: the dash it leaves ("UTF-") made the query invalid too (nothing shown) */
     var out = raw.replace(/(\w):(?=\w)/g, "$1 ").replace(/(^|[^\w.])\d(?![\w.])/g, "$1")
-      .replace(/(^|\s)[-\u2013\u2014]+(?=\w)/g, "$1");
+      .replace(/(^|\s)[-\u2013\u2014]+(?=\w)/g, "$1").replace(/(\w)[-\u2013\u2014]+(?=\s|$)/g, "$1");
     return out.trim() ? out : raw;
   }
 

@@ -27,6 +27,9 @@ def exclude_example_tab_labels(html: str) -> str:
 
 _CODE_BLOCK = re.compile(r"<pre><code>(.*?)</code></pre>", re.S)
 BOILERPLATE_SHARE = 0.25  # a code line on at least this share of a language's pages with code
+# A short paragraph on its own, as Material indexes an admonition's title: "<p>Summary</p>"
+_SHORT_PARAGRAPH = re.compile(r"<p>([^<]{1,40})</p>")
+_PARAGRAPH = "\x00p"  # marks a paragraph among the code lines of an entry (_code_lines)
 
 
 def without_boilerplate_code(index: dict, share: float = BOILERPLATE_SHARE) -> dict:
@@ -37,25 +40,37 @@ def without_boilerplate_code(index: dict, share: float = BOILERPLATE_SHARE) -> d
     that explains them lost to pages that only use them; its prose still holds the words.
 
     Measured on tests/search_queries.json (2026-11-27, recall@3 zh/en): 0.910/0.926 with every line,
-    0.912/0.931 without those on a quarter of the pages (21 lines) or on 15 of 34 (11 lines)."""
+    0.912/0.931 without those on a quarter of the pages (21 lines) or on 15 of 34 (11 lines).
+
+    Short paragraphs that as many pages repeat go too, counted apart from the code: the title of every
+    chapter's closing tip, "Summary" (小结), made "keras model.summary" find the chapters with most prose
+    instead of torchinfo's summary in layers (issue 41: with ten chapters more, 26 English queries that had
+    found their page no longer did)."""
     docs = index.get("docs", [])
     common = _boilerplate([(d, _code_lines(d)) for d in docs], share)
     return {**index, "docs": [_strip(d, common) for d in docs]} if common else index
 
 
 def _code_lines(doc: dict) -> frozenset[str]:
-    return frozenset(line.strip() for block in _CODE_BLOCK.findall(doc.get("text", ""))
-                     for line in block.split("\n") if line.strip())
+    """The entry's code lines, and its short paragraphs marked with ``_PARAGRAPH``."""
+    text = doc.get("text", "")
+    return frozenset([line.strip() for block in _CODE_BLOCK.findall(text) for line in block.split("\n")
+                      if line.strip()] + [_PARAGRAPH + p for p in _SHORT_PARAGRAPH.findall(text)])
 
 
 def _boilerplate(lines: list[tuple[dict, frozenset[str]]], share: float = BOILERPLATE_SHARE) -> frozenset[str]:
-    """The code lines (``without_boilerplate_code``) of the entries in ``lines``: (entry, its code lines)."""
-    of_page: dict[str, set[str]] = {}
-    for doc, found in lines:
-        if found:
-            of_page.setdefault(doc["location"].split("#")[0], set()).update(found)
-    pages = Counter(line for found in of_page.values() for line in found)  # line -> pages with it
-    return frozenset(line for line, n in pages.items() if n >= max(2, share * len(of_page)))
+    """The code lines and short paragraphs (``without_boilerplate_code``) of the entries in ``lines``: (entry,
+    its ``_code_lines``). Each kind counts against the pages that have that kind."""
+    found_kinds = set()
+    for kind in (False, True):  # code lines, then paragraphs
+        of_page: dict[str, set[str]] = {}
+        for doc, found in lines:
+            mine = {x for x in found if x.startswith(_PARAGRAPH) == kind}
+            if mine:
+                of_page.setdefault(doc["location"].split("#")[0], set()).update(mine)
+        pages = Counter(x for mine in of_page.values() for x in mine)  # line -> pages with it
+        found_kinds |= {x for x, n in pages.items() if n >= max(2, share * len(of_page))}
+    return frozenset(found_kinds)
 
 
 def _strip(doc: dict, common: frozenset[str]) -> dict:
@@ -66,7 +81,9 @@ def _strip(doc: dict, common: frozenset[str]) -> dict:
         kept = [line for line in block.group(1).split("\n") if line.strip() not in common]
         return "<pre><code>" + "\n".join(kept) + "</code></pre>"
 
-    return {**doc, "text": _CODE_BLOCK.sub(strip, doc["text"])}
+    text = _CODE_BLOCK.sub(strip, doc["text"])
+    text = _SHORT_PARAGRAPH.sub(lambda m: "" if _PARAGRAPH + m.group(1) in common else m.group(0), text)
+    return {**doc, "text": text}
 
 
 class Written:

@@ -90,6 +90,9 @@ def test_words_that_name_no_topic_are_left_out(tab, base):
     assert page.evaluate(query, "torchrun --nproc_per_node") == "torchrun *nproc_per_node"
     # "UTF-8" without its lone digit left "UTF-", an invalid query too
     assert page.evaluate(query, "why utf-8 bytes") == "utf byte"
+    # numbers name no topic, and some made the query invalid (nothing shown): every one goes, float32 stays
+    assert page.evaluate(query, "expected input[8, 64, 32, 32] float32") == "expect input[, , , ] float32"
+    assert search_pages(page, "expected input[8, 64, 32, 32] to have 128 channels"), "a pasted shape finds pages"
     # quotes in a pasted message are its text, not Material's "all of these words" (nothing was found);
     # a query that is one quoted phrase keeps them
     assert '"' not in page.evaluate(query, 'Unexpected key(s) in state_dict: "module.fc.weight"')

@@ -159,14 +159,17 @@
     return kept.length ? kept.join(" ") : raw;
   }
 
-  /* A lone digit ("dimension 1", "dim=1", "element 0") makes lunr reject the whole query ("Invalid query"),
-     and Material then shows nothing: leave it out (numbers of two digits and more work). "cuda:0" would be
+  /* A number can make lunr reject the whole query ("Invalid query": a TypeError in Index.query inside Material's
+     worker), and Material then shows nothing: first seen with lone digits ("dimension 1", "dim=1", "element 0"),
+     then, on the English index of 2026-11-29, with "32" and "320804" while "16" and "885002" worked (pasted
+     shapes, "expected input[8, 64, 32, 32]", found nothing). A number on its own names no topic: leave every one
+     out, decimals and thousands included (float32, 3x3 and 1e-3 stay: letters touch them). "cuda:0" would be
      lunr's field syntax (field "cuda"), an invalid query too: the colon becomes a space. */
   function withoutLoneDigits(raw) {
     /* "--nproc_per_node": a leading - is lunr's "must not contain", and -- an invalid query (nothing shown);
        a pasted command-line flag means the word */
     /* ...and "UTF-8" loses its digit: the dash it leaves ("UTF-") made the query invalid too (nothing shown) */
-    var out = raw.replace(/(\w):(?=\w)/g, "$1 ").replace(/(^|[^\w.])\d(?![\w.])/g, "$1")
+    var out = raw.replace(/(\w):(?=\w)/g, "$1 ").replace(/(^|[^\w.])\d+(?:[.,]\d+)*(?!\w|\.\w)/g, "$1")
       .replace(/(^|\s)[-\u2013\u2014]+(?=\w)/g, "$1").replace(/(\w)[-\u2013\u2014]+(?=\s|$)/g, "$1");
     return out.trim() ? out : raw;
   }

@@ -51,11 +51,12 @@ MAX_TIMEOUT_S = 3600.0  # an example of the course runs in seconds; "inf" or "na
 KNOWN_REQUIREMENTS = frozenset({"cuda"})
 KNOWN_FACTS = frozenset({"timeout", "requires", "min_torch"})
 _VERSION_RE = re.compile(r"^\d+\.\d+(\.\d+)?$")
-# caption: of the cell's figures; warns: the warning categories its output prints (store/warns.py)
-KNOWN_CELL_KEYS = frozenset({"raises", "volatile", "title", "tags", "caption", "warns"})
+# caption: of the cell's figures; caption_zh, caption_en: their alt text and caption on the pages of one language
+# (render/html.py); warns: the warning categories its output prints (store/warns.py)
+KNOWN_CELL_KEYS = frozenset({"raises", "volatile", "title", "tags", "caption", "caption_zh", "caption_en", "warns"})
 # Options that describe a cell's output and change nothing it runs: left out of ``code_key``, so declaring a
 # warning (``warns="UserWarning"``) keeps the records fresh (store/warns.py checks them against the outputs).
-DESCRIPTIVE_CELL_KEYS = frozenset({"warns"})
+DESCRIPTIVE_CELL_KEYS = frozenset({"warns", "caption_zh", "caption_en"})
 _WARNING_NAME_RE = re.compile(r"^[A-Z]\w*Warning$")
 
 _CELL_RE = re.compile(r"^# %%(?P<rest>.*)$")

@@ -164,12 +164,15 @@ def test_chapters_get_the_anchor_their_verification_line_links_to(write_example,
 
 def test_the_marker_is_replaced_outside_code_blocks_only(monkeypatch):
     monkeypatch.setattr(site_times, "chapters", lambda *a: [])
-    page = SimpleNamespace(file=SimpleNamespace(src_uri="en/times.md", url="en/times/"))
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="en/times.md", url="en/times/"), meta={})
     md = f"# T\n\n{MARKER}\n\n```markdown\n{MARKER}\n```\n\n{MARKER}\n"
     out = site_times.TimesPage(checkout()).fill_page(md, page, None, None, "en")
     assert out.count(MARKER) == 1 and out.index("```") < out.index(MARKER) < out.rindex("```")
     assert out.count('<div class="pn-times"') == 2 and '<div class="pn-times"' in out.split("```")[0]
-    assert site_times.TimesPage(checkout()).fill_page("# T\n\ntext\n", page, None, None, "en") == "# T\n\ntext\n"
+    assert page.meta == {"pn_sortable": True}, "the page with the tables loads the sorting scripts"
+    other = SimpleNamespace(file=page.file, meta={})
+    assert site_times.TimesPage(checkout()).fill_page("# T\n\ntext\n", other, None, None, "en") == "# T\n\ntext\n"
+    assert other.meta == {}, "a page without the tables does not"
 
 
 def test_make_serve_redoes_the_times_page_when_an_example_or_record_changed(tmp_path):
@@ -295,3 +298,11 @@ def test_the_times_page_links_each_example_and_loads_nothing_from_elsewhere(site
         assert resolve(page, src)[0].is_file(), src
     assert (site / "assets/tablesort/LICENSE").is_file()
     assert text_.count('<div class="pn-times"') == 1 + len(sections(text_)), "a sortable table per chapter"
+
+
+@pytest.mark.xdist_group("site")
+def test_only_the_times_pages_load_tablesort(site):
+    """The sorting scripts load on the page whose tables they sort, not on every page (issue 44, item 10)."""
+    loading = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html")
+                     if "assets/tablesort/" in p.read_text(encoding="utf-8"))
+    assert loading == ["en/times/index.html", "times/index.html"], loading

@@ -14,7 +14,9 @@
   redoes the times page too.
 
 The tables sort in the browser with tablesort, vendored from npm in ``docs/assets/tablesort/`` (no
-third-party request) and started by ``docs/assets/tablesort/init.js`` on ``.pn-times`` tables.
+third-party request) and started by ``docs/assets/tablesort/init.js`` on ``.pn-times`` tables. Only a page
+holding the tables loads those scripts: ``fill_page`` sets its ``meta.pn_sortable``, which
+``docs/overrides/main.html`` reads (on every page they were three requests, 4.6 KB, for nothing).
 """
 
 from __future__ import annotations
@@ -116,7 +118,8 @@ class TimesPage:
         self.templates = PACKAGE  # the site's HTML templates (``templating.Templates``), set by each build
 
     def fill_page(self, markdown: str, page, config, files, lang: str) -> str:
-        """``markdown`` with each marker line (outside fenced code blocks) replaced by the times tables."""
+        """``markdown`` with each marker line (outside fenced code blocks) replaced by the times tables; a
+        page that gets them is marked to load the sorting scripts (``page.meta["pn_sortable"]``)."""
         if MARKER not in markdown:
             return markdown
         lines, fence, tables = markdown.split("\n"), "", None
@@ -133,6 +136,8 @@ class TimesPage:
                     tables = times_markdown(chapters(config, files, page, lang, self.project, self.embeds), lang,
                                             self.templates)
                 lines[i] = "\n" + tables
+        if tables is not None:
+            page.meta["pn_sortable"] = True
         return "\n".join(lines)
 
     def rebuild_when_served(self, files, serve) -> None:

@@ -143,7 +143,7 @@ def test_missing_outputs_warn(write_example, examples_dir):
 @pytest.mark.parametrize("raw, shown", [
     ("\x1b[31mred\x1b[0m", "red"),
     ("10%\r50%\r100%\ndone", "100%\ndone"),
-    ("a\x1b]0;title\x07b\x00c\x07d\x7fe\x9bf\u202eg\u2066h", "abcdefgh"),  # OSC, NUL, BEL, DEL, C1, bidi
+    ("a\x1b]0;title\x07b\x00c\x07d\x7fe\x9bf\u202eg\u2066h", "abcdef⟨U+202E⟩g⟨U+2066⟩h"),  # OSC NUL BEL DEL C1 bidi
 ])
 def test_terminal_text_is_cleaned(raw, shown):
     assert clean_text(raw) == shown

@@ -45,7 +45,8 @@ LINKS = Links(py="../examples/ch/ex.py", ipynb="../notebooks/ch/ex.ipynb", noteb
 SOURCE = "# %%\nimport torch\nprint(torch.ones(2))\n"
 
 # Every kind of character the renderer removes: CSI (erase the screen), OSC (set the terminal's title),
-# NUL, BEL, backspace, DEL, a C1 control (CSI as one byte), bidi overrides and isolates.
+# NUL, BEL, backspace, DEL, a C1 control (CSI as one byte); and bidi overrides and isolates, which it shows as
+# visible marks (⟨U+202E⟩, characters.py).
 CONTROL = "\x1b[2J\x1b]0;pwned title\x07\x00\x07\x08\x7f\x9b\u202e\u2066\u2069"
 CONTROL_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
@@ -270,7 +271,9 @@ def test_control_characters_reach_neither_the_page_nor_the_notebook(write_exampl
     fresh = freshness(ex, examples_dir)
     md, assets = render_example(ex, fresh, "en", str, LINKS)
     page = site_page("en")
-    for shown in ("output", "err", "<b>rich</b>", "ValueError: x", "title&lt;b&gt;", "the capture failed"):
+    marks = "⟨U+202E⟩⟨U+2066⟩⟨U+2069⟩"  # the bidi controls, shown
+    for shown in ("output", "err", f"<b>rich{marks}</b>", "ValueError: x", f"title{marks}&lt;b&gt;",
+                  "the capture failed"):
         assert shown in page, shown
     assert assets, "the figure is shown"
     assert not CONTROL_CHARS.search(md) and not CONTROL_CHARS.search(page)

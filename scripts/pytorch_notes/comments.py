@@ -23,6 +23,7 @@ import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
+from pytorch_notes.characters import python_lines, python_newlines
 from pytorch_notes.filememo import value_memo
 from pytorch_notes.parse import CELL_MARKER
 
@@ -64,9 +65,9 @@ def _header_lines(lines: list[str]) -> int:
 
 def _comments(source: str) -> list[_Comment]:
     """Every comment token of ``source``, in order. Raises tokenize.TokenError / SyntaxError."""
-    lines = source.splitlines()
+    lines = python_lines(source)
     found = []
-    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+    for tok in tokenize.generate_tokens(io.StringIO(python_newlines(source)).readline):  # rows as python_lines
         if tok.type == tokenize.COMMENT:
             row, col = tok.start
             before = lines[row - 1][:col] if row - 1 < len(lines) else ""
@@ -110,8 +111,8 @@ def localize(source: str, lang: str) -> str:
         comments = _comments(source)
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return source
-    lines = source.splitlines(keepends=True)
-    header = _header_lines(source.splitlines())
+    lines = python_lines(source, keepends=True)
+    header = _header_lines(python_lines(source))
     drop: set[int] = set()
     for c in comments:
         if _exempt(c, header):
@@ -153,7 +154,7 @@ def problems(source: str, path: Path | str) -> list[str]:
         comments = _comments(source)
     except (tokenize.TokenError, SyntaxError, IndentationError) as exc:
         return [f"{where}:1: cannot read the comments: {exc}"]
-    header = _header_lines(source.splitlines())
+    header = _header_lines(python_lines(source))
     found: list[tuple[int, str]] = []
 
     def unknown(c: _Comment) -> bool:
@@ -253,7 +254,7 @@ def shown_cells(cells, lang: str) -> dict[int, ShownCell]:
 
 def _code_offsets(source: str) -> list[int]:
     """0-based offsets of the lines of ``source`` that are neither blank nor a full-line comment."""
-    return [i for i, ln in enumerate(source.splitlines()) if ln.strip() and not ln.lstrip().startswith("#")]
+    return [i for i, ln in enumerate(python_lines(source)) if ln.strip() and not ln.lstrip().startswith("#")]
 
 
 def map_line(line: int, ran, shown: dict[int, ShownCell], current_keys: dict[int, str]) -> int:

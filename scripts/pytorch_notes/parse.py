@@ -12,6 +12,11 @@ style of PEP 723 inline metadata (https://peps.python.org/pep-0723/), with TOML 
     # requires = ["cuda"]
     # ///
 
+An example holds no character on which Python and a reader's page, notebook or editor could disagree
+(``characters.py``: invisible, bidi and line-breaking characters, anywhere in the file), and its lines
+end where Python's tokenizer ends them (``\\n``, ``\\r\\n``, ``\\r``): the code shown is the code run.
+This is the one place that reads an example's text; later stages get it from ``Example.text``.
+
 This module uses the standard library only, so the capture step runs on a GPU machine
 that has torch but no Jupyter stack.
 """
@@ -28,6 +33,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pytorch_notes.characters import first_refused, python_lines, python_newlines, refusal
 from pytorch_notes.examplefiles import (  # re-exported: every stage imports them from here
     EXAMPLE_ID_PATTERN,
     NAME_PATTERN,
@@ -116,6 +122,8 @@ class Example:
         requires: hardware the example needs, a subset of ``{"cuda"}``.
         min_torch: the oldest torch it runs with, e.g. ``"2.12"`` (header ``min_torch = "2.12"``: an API
             new in that release), or "" for any; a capture with an older torch skips it with the reason.
+        text: the file's text as checked (``checked_text``: ``\\n`` line ends, no refused character): what
+            every later stage shows or hands out (the ``.py`` download); none reads the file again.
         sha256: hex digest of the file's bytes (shown in provenance; not the freshness key).
         key: what the example executes: its header facts and each cell's ``key``. Stored
             outputs are fresh when their key equals it (``store``), so editing a comment keeps
@@ -130,6 +138,7 @@ class Example:
     sha256: str
     key: str = ""
     min_torch: str = ""
+    text: str = ""
 
     @property
     def needs_cuda(self) -> bool:
@@ -199,7 +208,7 @@ def cell_options(source: str, path: Path | str = "<example>") -> list[tuple[int,
         ExampleError: a marker's options cannot be read (named with ``path`` and the 1-based line).
     """
     found = []
-    for i, line in enumerate(source.splitlines()):
+    for i, line in enumerate(python_lines(source)):
         if m := _CELL_RE.match(line):
             found.append((i, _parse_cell_header(Path(path), i + 1, m.group("rest"))))
     return found
@@ -265,7 +274,8 @@ def parse_example(path: Path | str, examples_dir: Path = EXAMPLES_DIR) -> Exampl
     where it is. ``Example.rel`` is relative to ``examples_dir``; ``Example.path`` is a plain file in it.
 
     Raises:
-        ExampleError: the file is not allowed (``example_file``), not UTF-8, has an unreadable header or
+        ExampleError: the file is not allowed (``example_file``), not UTF-8, holds a character Python and a
+            reader could see differently (``checked_text``), has an unreadable header or
             cell options, a syntax error, no cells, or a name against ``NAME_RULE``; ``str()`` starts with
             ``file:line:``.
 
@@ -273,6 +283,22 @@ def parse_example(path: Path | str, examples_dir: Path = EXAMPLES_DIR) -> Exampl
     disk (``filememo``): a build asks for each example many times.
     """
     return _parse_file(*example_file(path, examples_dir))
+
+
+def checked_text(path: Path, text: str) -> str:
+    """An example's decoded ``text`` as every later stage gets it (``Example.text``): without a byte order
+    mark at its start (Python skips it), every line end ``\\n`` (Python reads ``\\r\\n`` and ``\\r`` the
+    same), and checked to hold no character Python and a reader could see differently (``characters.py``).
+
+    Raises:
+        ExampleError: at the first refused character, anywhere in the file (comments and strings too),
+            naming its line, column, code point and name.
+    """
+    text = python_newlines(text.removeprefix("\ufeff"))
+    if found := first_refused(text):
+        line, column, ch = found
+        raise ExampleError(path, line, refusal(ch, column))
+    return text
 
 
 @file_memo(persist="examples")
@@ -287,7 +313,8 @@ def _parse_file(path: Path, rel: str) -> Example:
     except UnicodeDecodeError as exc:
         raise ExampleError(path, data[:exc.start].count(b"\n") + 1, f"not UTF-8: byte 0x{data[exc.start]:02x} "
                            f"cannot be decoded ({exc.reason}); save the file as UTF-8") from None
-    lines = text.splitlines()
+    text = checked_text(path, text)
+    lines = python_lines(text)
     facts, skip = _parse_header(path, lines)
     try:
         ast.parse(text, filename=str(path))
@@ -348,6 +375,7 @@ def _parse_file(path: Path, rel: str) -> Example:
         raise ExampleError(path, 1, problem)
     facts = {"timeout": float(timeout), "requires": sorted(requires)} | ({"min_torch": min_torch} if min_torch else {})
     key = example_key(facts, [c.key for c in cells])
-    return Example(path, rel, tuple(cells), float(timeout), frozenset(requires), source_sha256(data), key, min_torch)
+    return Example(path, rel, tuple(cells), float(timeout), frozenset(requires), source_sha256(data), key, min_torch,
+                   text)
 
 

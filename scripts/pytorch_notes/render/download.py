@@ -16,6 +16,7 @@ change the string), and the download then stops at its error, as the example its
 
 from __future__ import annotations
 
+from pytorch_notes.characters import python_lines
 from pytorch_notes.comments import localize
 from pytorch_notes.parse import cell_options
 from pytorch_notes.render.escape import safe_rel
@@ -39,7 +40,7 @@ def _cells(lines: list[str]) -> list[tuple[int, int, bool]]:
 def run_past_errors(source: str) -> str:
     """``source`` with every ``raises=`` cell wrapped so that the script goes on past its error; the
     same number of lines before the last one, each statement on the line it had (see the module)."""
-    lines = source.splitlines(keepends=True)
+    lines = python_lines(source, keepends=True)  # where Python ends lines, as parse.py splits them
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
     appended: list[str] = []

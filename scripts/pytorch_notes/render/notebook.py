@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 
+from pytorch_notes.characters import python_lines
 from pytorch_notes.comments import localize
 from pytorch_notes.parse import Example
 from pytorch_notes.render import download
@@ -32,7 +33,8 @@ from pytorch_notes.store.untrusted import page_text
 
 
 def _lines(text: str) -> list[str]:
-    return text.splitlines(keepends=True)
+    """``text`` as nbformat's list of lines, ended where Python ends them (``characters.python_lines``)."""
+    return python_lines(text, keepends=True)
 
 
 def _outputs(cell, count: int) -> list[dict]:

@@ -114,8 +114,9 @@ class Embeds:
                                                                  self.examples_dir))
 
     def source(self, rel: str) -> str:
-        """The text of example ``rel`` (``example`` accepted it). Raises ExampleError, OSError."""
-        return self.keep(rel, "source", lambda: self.example(rel).path.read_text(encoding="utf-8"))
+        """The text of example ``rel`` as ``parse`` checked it (``Example.text``), never the file read again.
+        Raises ExampleError, OSError."""
+        return self.example(rel).text
 
     def freshness(self, example):
         """``records.freshness(example)``, read once per build and ``example.key``: the build asks for each

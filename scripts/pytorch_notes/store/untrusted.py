@@ -9,11 +9,16 @@ only ``examples/_outputs/``). Three places apply these rules:
 * the renderer, to every record it reads (``page_text``), since a record may not come from a capture;
 * every command that prints an example's text to a terminal (``terminal_text``).
 
-Control characters are C0 except newline, tab and carriage return (pages) or except newline and tab
-(terminals), DEL, C1, escape sequences (CSI, OSC, and the two-character ones), the Unicode bidi
-embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069: the "Trojan Source" characters,
-CVE-2021-42574), the invisible direction marks (U+200E, U+200F, U+061C) and the tag characters
-(U+E0000-U+E007F, invisible text). Standard library only.
+Which characters are refused is ``characters.py``'s, the policy ``parse.py`` refuses an example's source
+with: control characters, format characters (the bidi embeddings, overrides, isolates and marks of
+"Trojan Source", CVE-2021-42574; zero-width characters, the tag characters, U+FEFF...), the line and
+paragraph separators and every other character a renderer draws as nothing (variation selectors...). In
+an output, a page drops the control characters (C0 but newline, tab and carriage return, DEL, C1) and the
+escape sequences (CSI, OSC, and the two-character ones): what a terminal would have obeyed, colours and
+titles; writes U+2028 and U+2029 as newlines; and shows every other refused character as a visible mark,
+``⟨U+202E⟩`` (``characters.shown``), so that a reader of the page, the notebook or the search index sees
+that it was there and nothing is reordered or hidden. A terminal shows each as its escape (``\\u202e``).
+Standard library only.
 """
 
 from __future__ import annotations
@@ -25,36 +30,33 @@ import re
 import struct
 from collections.abc import Mapping
 
+from pytorch_notes.characters import escaped, shown
 from pytorch_notes.execute import limits
 from pytorch_notes.store.model import Display, Error, Failure, Image, Output, Provenance, Record, Stream
 
 # An escape sequence: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), or ESC and one character.
 _ESCAPE = r"\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -~]?"
-_BIDI = "\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\U000e0000-\U000e007f"  # + direction marks, tag characters
-_PAGE_RE = re.compile(rf"{_ESCAPE}|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{_BIDI}]")
-_TERMINAL_RE = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]")
+_PAGE_RE = re.compile(rf"{_ESCAPE}|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
 def page_text(text: str) -> str:
     """``text`` without control characters (newline, tab and carriage return kept: pages collapse
-    progress-bar rewrites), escape sequences or bidi overrides, the Unicode line and paragraph separators
-    (U+2028, U+2029) as newlines (``str.splitlines`` splits at them, Markdown does not), and lone
-    surrogates as U+FFFD."""
-    return _SURROGATE_RE.sub("\ufffd", _PAGE_RE.sub("", text)).replace("\u2028", "\n").replace("\u2029", "\n")
+    progress-bar rewrites) or escape sequences, the Unicode line and paragraph separators (U+2028, U+2029)
+    as newlines (``str.splitlines`` splits at them, Markdown does not), every other character
+    ``characters.py`` refuses (bidi, zero-width, tag characters...) as a visible ``⟨U+XXXX⟩``, and lone
+    surrogates as U+FFFD. Applying it again changes nothing."""
+    text = _SURROGATE_RE.sub("\ufffd", _PAGE_RE.sub("", text)).replace("\u2028", "\n").replace("\u2029", "\n")
+    return shown(text)
 
 
 def terminal_text(text: str, indent: str = "    ") -> str:
-    """``text`` safe to print to a terminal: every control character but newline and tab shown as a
-    visible escape (ESC as ``\\x1b``, U+202E as ``\\u202e``), so it can neither move the cursor, erase
-    lines, set the title nor reorder what follows, and a reader sees that it was there; every line after
-    the first starts with ``indent``, so a message cannot print a line that looks like the command's own
-    (a fake ``[2/2] ...: ok``)."""
-    def visible(m: re.Match) -> str:
-        ch = m.group(0)
-        return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else (f"\\u{ord(ch):04x}" if ord(ch) < 0x10000
-                                                             else f"\\U{ord(ch):08x}")
-    return _TERMINAL_RE.sub(visible, _SURROGATE_RE.sub("\ufffd", text)).replace("\n", "\n" + indent)
+    """``text`` safe to print to a terminal: every character ``characters.py`` refuses and the carriage
+    return shown as a visible escape (ESC as ``\\x1b``, U+202E as ``\\u202e``), so it can neither move the
+    cursor, erase lines, set the title nor reorder what follows, and a reader sees that it was there; every
+    line after the first starts with ``indent``, so a message cannot print a line that looks like the
+    command's own (a fake ``[2/2] ...: ok``)."""
+    return escaped(_SURROGATE_RE.sub("\ufffd", text), also="\r").replace("\n", "\n" + indent)
 
 
 def one_line(text: str, limit: int = limits.FIELD) -> str:

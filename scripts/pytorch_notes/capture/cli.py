@@ -48,14 +48,22 @@ from pytorch_notes.store.records import (
     load_record,
     remove_leftover_temp_files,
 )
-from pytorch_notes.store.untrusted import Secrets, terminal_text
+from pytorch_notes.store.untrusted import Secrets, log_text, terminal_text
 from pytorch_notes.store.warns import problems as warn_problems
 
 __all__ = ["failure_from_run", "main", "record_from_run"]  # the two builders live in capture/run.py
 
 
 def _say(line: str, stream=None) -> None:
-    """Print ``line`` (which may quote an example's output) safely for a terminal."""
+    """Print ``line``, which quotes what an example printed (a failure message, a traceback), safely for a
+    terminal and a CI log (``untrusted.log_text``: escaped, no line a runner obeys, and between stop-commands
+    under GitHub Actions)."""
+    print(log_text(line), file=stream or sys.stdout)
+
+
+def _tell(line: str, stream=None) -> None:
+    """Print the capture's own ``line`` (it may name a path or quote a value on one line) safely for a terminal
+    and a CI log (``untrusted.terminal_text``)."""
     print(terminal_text(line), file=stream or sys.stdout)
 
 
@@ -75,10 +83,10 @@ def list_states(examples: list[Example], malformed: list[str], examples_dir: Pat
     problems = list(malformed)
     for ex in examples:
         row = examine(ex, examples_dir)
-        _say(f"{row.states['cpu']:8} {row.states['cuda']:8} {row.path}")
+        _tell(f"{row.states['cpu']:8} {row.states['cuda']:8} {row.path}")
         problems += row.problems
     for line in malformed:
-        _say(f"{'malformed':17} {line.split(':', 1)[0]}")
+        _tell(f"{'malformed':17} {line.split(':', 1)[0]}")
     problems += [f"{display_path(p)}: orphan: {why} (`make capture ARGS=--prune`)" for p, why in orphans(examples_dir)]
     for line in problems:
         _say(line, sys.stderr)
@@ -132,7 +140,7 @@ def main(argv: list[str] | None = None, examples_dir: Path = EXAMPLES_DIR) -> in
             mine = set(shard([ex.rel for ex in examples], recorded_durations(examples, examples_dir), k, n))
             examples = [ex for ex in examples if ex.rel in mine]
     except SelectionError as exc:
-        _say(str(exc), sys.stderr)
+        _tell(str(exc), sys.stderr)
         return 2
     if args.list:
         return list_states(examples, malformed, examples_dir)
@@ -140,7 +148,7 @@ def main(argv: list[str] | None = None, examples_dir: Path = EXAMPLES_DIR) -> in
         try:
             _maintain(args.migrate, examples_dir)
         except StoreError as exc:
-            _say(str(exc), sys.stderr)
+            _tell(str(exc), sys.stderr)
             return 1
         return 0
     for line in malformed:
@@ -148,11 +156,11 @@ def main(argv: list[str] | None = None, examples_dir: Path = EXAMPLES_DIR) -> in
     try:
         runs = Supervisor(Path(examples_dir).resolve().parent, mode=args.isolation)
     except SandboxError as exc:
-        _say(f"capture: --isolation bwrap: {exc}", sys.stderr)
+        _tell(f"capture: --isolation bwrap: {exc}", sys.stderr)
         return 2
     print(f"capture: {runs.sandbox.describe()}")
     if not runs.sandbox.bwrap and (names := Secrets(os.environ).names):
-        _say(f"capture: warning: without the sandbox an example can read this process's environment and files, "
+        _tell(f"capture: warning: without the sandbox an example can read this process's environment and files, "
              f"and {', '.join(names)} are set here; only their exact and simply encoded values are removed from "
              "what is stored. Unset them, or capture where bubblewrap runs.", sys.stderr)
     if args.check:
@@ -176,7 +184,7 @@ def _capture(examples: list[Example], malformed: list[str], runs: Supervisor, ar
     try:
         return _capture_locked(examples, malformed, runs, args, examples_dir)
     except StoreError as exc:  # the store folder itself is behind a symbolic link, or unreadable
-        _say(str(exc), sys.stderr)
+        _tell(str(exc), sys.stderr)
         return 1
 
 
@@ -197,7 +205,7 @@ def _capture_locked(examples: list[Example], malformed: list[str], runs: Supervi
         try:
             todo = [ex for ex in runnable if args.force or device_outputs(ex, kind, examples_dir).state != "fresh"]
         except StoreError as exc:
-            _say(str(exc), sys.stderr)
+            _tell(str(exc), sys.stderr)
             return 1
         if todo:
             jobs = args.jobs if runs.sandbox.bwrap else 1

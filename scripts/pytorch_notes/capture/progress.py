@@ -1,13 +1,14 @@
 """What a capture shows while it runs: a live display in a terminal (rich, when installed), plain
 lines elsewhere (CI, logs, a GPU runner without rich). Every line goes through
-``untrusted.terminal_text``: a failure message quotes what an example printed."""
+``untrusted.terminal_text``, and what an example controls (a failure message, the diff of its outputs)
+through ``untrusted.log_text``: in a GitHub Actions log, between stop-commands."""
 
 from __future__ import annotations
 
 import os
 import sys
 
-from pytorch_notes.store.untrusted import terminal_text
+from pytorch_notes.store.untrusted import log_text, terminal_text
 
 
 class PlainProgress:
@@ -30,7 +31,7 @@ class PlainProgress:
         self.done += 1
         print(terminal_text(f"[{self.done}/{self.total}] {name}: {summary}"), flush=True)
         if extra:
-            print(terminal_text(f"  {extra}"), flush=True)
+            print(log_text(f"  {extra}"), flush=True)
 
 
 class RichProgress(PlainProgress):
@@ -68,7 +69,7 @@ class RichProgress(PlainProgress):
         self.bar.console.print(terminal_text(f"[{self.done}/{self.total}] {name}: {summary}"), markup=False,
                                highlight=False)
         if extra:
-            self.bar.console.print(terminal_text(f"  {extra}"), markup=False, highlight=False)
+            self.bar.console.print(log_text(f"  {extra}"), markup=False, highlight=False)
         self.bar.update(self.task, advance=1)
         self._describe()
 

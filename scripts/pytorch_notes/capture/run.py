@@ -30,7 +30,7 @@ from pytorch_notes.store.model import (
     load_provenance,
 )
 from pytorch_notes.store.records import StoreError, device_outputs, load_record, save_failure, save_record
-from pytorch_notes.store.untrusted import NO_SECRETS, Secrets, clean_failure, clean_record, terminal_text
+from pytorch_notes.store.untrusted import NO_SECRETS, Secrets, clean_failure, clean_record, log_text
 
 
 def _provenance(result: RunResult) -> Provenance:
@@ -179,7 +179,7 @@ def check(examples: list[Example], jobs: int, runs: Supervisor, examples_dir: Pa
                 continue
             problems += changed_cells(futures[fut], result)
     for line in problems:
-        print(terminal_text(line), file=sys.stderr)
+        print(log_text(line), file=sys.stderr)
     print(f"check: {len(todo)} re-run, {len(problems)} problem(s)")
     return 1 if problems else 0
 

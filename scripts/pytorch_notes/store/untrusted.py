@@ -7,7 +7,7 @@ only ``examples/_outputs/``). Three places apply these rules:
   ``clean_failure``): control characters removed, secrets of the capturing environment removed,
   every text and figure bounded (``execute/limits.py``);
 * the renderer, to every record it reads (``page_text``), since a record may not come from a capture;
-* every command that prints an example's text to a terminal (``terminal_text``).
+* every command that prints an example's text to a terminal or a CI log (``terminal_text``, ``log_text``).
 
 Which characters are refused is ``characters.py``'s, the policy ``parse.py`` refuses an example's source
 with: control characters, format characters (the bidi embeddings, overrides, isolates and marks of
@@ -26,9 +26,11 @@ from __future__ import annotations
 import base64
 import binascii
 import dataclasses
+import os
 import re
 import struct
 from collections.abc import Mapping
+from secrets import token_hex
 
 from pytorch_notes.characters import escaped, shown
 from pytorch_notes.execute import limits
@@ -55,8 +57,35 @@ def terminal_text(text: str, indent: str = "    ") -> str:
     return shown as a visible escape (ESC as ``\\x1b``, U+202E as ``\\u202e``), so it can neither move the
     cursor, erase lines, set the title nor reorder what follows, and a reader sees that it was there; every
     line after the first starts with ``indent``, so a message cannot print a line that looks like the
-    command's own (a fake ``[2/2] ...: ok``)."""
-    return escaped(_SURROGATE_RE.sub("\ufffd", text), also="\r").replace("\n", "\n" + indent)
+    command's own (a fake ``[2/2] ...: ok``); and no line is a CI log command (``inert_commands``)."""
+    return inert_commands(escaped(_SURROGATE_RE.sub("\ufffd", text), also="\r")).replace("\n", "\n" + indent)
+
+
+# A CI runner's commands in a log line: GitHub's reads a line whose start, once whitespace is trimmed, is
+# "::" (::error, ::add-mask::, ::stop-commands::...) and "##[" anywhere in a line (##[error], like Azure's ##vso[).
+_COMMAND_START = re.compile(r"^([^\S\n]*):(?=:)", re.M)
+_OLD_COMMAND = re.compile(r"##(?=\[|vso\[)")
+
+
+def inert_commands(text: str) -> str:
+    """``text`` with no line a CI runner would read as a command: ``::`` at a line's start (after any
+    whitespace) written ``: :``, and ``##[`` anywhere ``# #[``; a visible change, nothing invisible added.
+    Lines end at ``\\n`` here: ``terminal_text`` escapes every other line end first."""
+    return _OLD_COMMAND.sub("# #", _COMMAND_START.sub(r"\1: ", text))
+
+
+def log_text(text: str, indent: str = "    ", environ: Mapping[str, str] | None = None) -> str:
+    """``terminal_text(text, indent)`` for a command's output that quotes an example (a failure message, a
+    traceback, an output's diff). Under GitHub Actions (``GITHUB_ACTIONS=true`` in ``environ``, default
+    ``os.environ``) it stands between ``::stop-commands::<token>`` and ``::<token>::`` with a new random
+    token each time: the runner obeys no command in between (GitHub's documented way to print untrusted
+    text, "Stopping and starting workflow commands"), and the text cannot end the block early, since it
+    cannot know the token and ``inert_commands`` already breaks every ``::`` at a line's start."""
+    text = terminal_text(text, indent)
+    if (os.environ if environ is None else environ).get("GITHUB_ACTIONS") != "true":
+        return text
+    token = token_hex(16)
+    return f"::stop-commands::{token}\n{text}\n::{token}::"
 
 
 def one_line(text: str, limit: int = limits.FIELD) -> str:

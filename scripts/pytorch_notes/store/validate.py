@@ -40,7 +40,7 @@ from pytorch_notes.settings import EXAMPLES_DIR, display_path
 from pytorch_notes.store import layout
 from pytorch_notes.store.model import DEVICE_KINDS, Error, Record
 from pytorch_notes.store.records import StoreError, device_kinds, load_failure, load_record
-from pytorch_notes.store.untrusted import clean_record, terminal_text
+from pytorch_notes.store.untrusted import clean_record, log_text
 
 
 @dataclass
@@ -105,7 +105,10 @@ def cell_problems(record: Record, example: Example) -> list[str]:
             for c in record.cells if code_key(c.source, c.metadata) != c.key]
 
 
-def _check_record(path: Path, rel: str, record: Record, example: Example) -> list[str]:
+def record_problems(path: Path, rel: str, record: Record, example: Example) -> list[str]:
+    """What is wrong with ``record``, the record of example ``rel`` (parsed: ``example``) found at ``path``
+    (only named, each line starts with it): everything above, in the checks' order; empty when it is good.
+    ``make gpu-unpack`` checks an archive's records with it before any is written."""
     key = example.key
     name = display_path(path)
     problems = [f"{name}: {why}" for why in provenance_problems(record)]
@@ -173,7 +176,7 @@ def validate(examples_dir: Path = EXAMPLES_DIR, store_dir: Path | None = None, k
         if record is None:
             report.problems.append(f"{display_path(record_file)}: missing: no {kind} record for examples/{rel}")
             continue
-        problems = _check_record(record_file, rel, record, example)
+        problems = record_problems(record_file, rel, record, example)
         report.problems.extend(problems)
         if not problems:
             report.records[rel] = record
@@ -215,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     report = validate(args.examples, args.store, args.device)
     for line in report.problems:
-        print(terminal_text(line), file=sys.stderr)
+        print(log_text(line), file=sys.stderr)
     if not report.ok:
         print(f"validate_outputs: {len(report.problems)} problem(s); the outputs are not proposed", file=sys.stderr)
         return 1

@@ -13,7 +13,7 @@ PYCACHE := $(abspath $(VENV))/pycache
 unexport PYTHONDONTWRITEBYTECODE
 export PYTHONPYCACHEPREFIX := $(PYCACHE)
 
-.PHONY: help serve build offline test test-browser capture bench lint check-links check-downloads new-chapter twins hooks lock clean gpu-bundle gpu-unpack
+.PHONY: help serve build offline test test-browser capture verify-records bench lint check-links check-downloads new-chapter twins hooks lock clean gpu-bundle gpu-unpack
 
 help:
 	@echo "make serve    - site at http://127.0.0.1:8000 (reloads on page, example and output changes)"
@@ -21,6 +21,7 @@ help:
 	@echo "make test-browser - the reader's experience in headless Chromium: search, switcher, phones, axe"
 	@echo "make build    - strict static build into site/"
 	@echo "make capture  - run stale examples, store outputs (ARGS='--force' or ARGS='examples/autograd')"
+	@echo "make verify-records BASE=<ref> - re-run what changed since BASE in the sandbox, compare with the records"
 	@echo "make offline  - self-contained copy in site-offline/ that works from file:// (no server)"
 	@echo "make bench    - benchmark: build vs executing build, capture, scaling, page weight, tests"
 	@echo "make lint     - ruff"
@@ -81,6 +82,13 @@ $(BYTECODE): $(STAMP)
 
 capture: $(STAMP) $(BYTECODE)
 	$(PY) scripts/capture.py $(ARGS)
+
+# The records of a change checked by running it again (CI, on every pull request): the examples whose code
+# or cpu.json differs from BASE run through the capture's sandbox into a temporary store and must print what
+# the committed records say; a changed cuda.json needs the capture workflow's attestation (capture/verify.py).
+verify-records: $(STAMP) $(BYTECODE)
+	@test -n "$(BASE)" || { echo "usage: make verify-records BASE=<git ref, e.g. main or origin/main>"; exit 2; }
+	$(PY) scripts/verify_records.py --base "$(BASE)" $(ARGS)
 
 bench: $(STAMP)
 	$(PY) scripts/bench.py $(ARGS)

@@ -154,7 +154,8 @@ def test_capture_pull_request_job_validates_first_and_alone_may_write():
     jobs = load("capture.yml")["jobs"]
     pr = jobs["pull-request"]
     assert pr["needs"] == "capture" and "self-hosted" not in str(pr["runs-on"])
-    assert pr["permissions"] == {"contents": "write", "pull-requests": "write"}
+    assert pr["permissions"] == {"contents": "write", "pull-requests": "write", "id-token": "write",
+                                 "attestations": "write"}  # the last two sign the records (issue 42)
     names = [s.get("uses", s.get("run", "")) for s in steps(pr)]
     validate_at = next(i for i, s in enumerate(names) if "scripts/validate_outputs.py" in s)
     open_at = next(i for i, s in enumerate(names) if "create-pull-request@" in s or "gh pr create" in s)
@@ -187,7 +188,8 @@ def test_the_capture_pull_request_body_says_what_changed_in_the_outputs():
 def test_tests_run_on_every_push_and_pull_request_with_a_browser():
     wf = load("test.yml")
     assert {"push", "pull_request"} <= set(triggers(wf))
-    (job,) = wf["jobs"].values()
+    assert set(wf["jobs"]) == {"test", "verify-records"}  # the second: tests/test_verify_records.py
+    job = wf["jobs"]["test"]
     assert str(job["env"]["CI"]).lower() == "true"
     runs = "\n".join(s.get("run", "") for s in steps(job))
     assert re.search(r"apt-get install .*\bchromium\b.*\bfonts-wqy-zenhei\b", runs)
@@ -339,9 +341,10 @@ def test_self_hosted_jobs_declare_read_only_permissions():
                 assert not writable, f"{path.name}: self-hosted job {job_name} may write {writable}"
 
 
-def test_the_capture_job_installs_bubblewrap_without_failing_on_it(tmp_path):
+def test_the_capture_job_fails_without_bubblewrap(tmp_path):
     """The install step, run as GitHub runs it (bash -eo pipefail): no sudo, or a bwrap that cannot start,
-    is a warning, never a failed job; a bwrap that starts is no warning."""
+    fails the job with an error annotation (issue 42: the GPU capture requires the sandbox); a bwrap that
+    starts passes."""
     capture = load("capture.yml")["jobs"]["capture"]
     names = [s.get("run", "") for s in steps(capture)]
     install_at = next(i for i, r in enumerate(names) if "apt-get install" in r and "bubblewrap" in r)
@@ -362,17 +365,17 @@ def test_the_capture_job_installs_bubblewrap_without_failing_on_it(tmp_path):
 
     stub("sudo", "exit 1")  # a runner without passwordless sudo
     proc = run()
-    assert proc.returncode == 0 and "::warning" in proc.stdout and "supervised" in proc.stdout, proc
+    assert proc.returncode != 0 and "::error" in proc.stdout and "only in the sandbox" in proc.stdout, proc
     stub("bwrap", 'case "$1" in --version) echo "bubblewrap 0.8.0";; *) exit 1;; esac')  # refused namespaces
     proc = run()
-    assert proc.returncode == 0 and "::warning" in proc.stdout and "cannot start" in proc.stdout, proc
+    assert proc.returncode != 0 and "::error" in proc.stdout and "cannot start" in proc.stdout, proc
     stub("bwrap", 'case "$1" in --version) echo "bubblewrap 0.8.0";; *) exit 0;; esac')
     proc = run()
-    assert proc.returncode == 0 and "::warning" not in proc.stdout and "starts here" in proc.stdout, proc
+    assert proc.returncode == 0 and "::error" not in proc.stdout and "starts here" in proc.stdout, proc
 
 
 def test_the_tests_workflow_installs_bubblewrap():
-    (job,) = load("test.yml")["jobs"].values()
+    job = load("test.yml")["jobs"]["test"]
     runs = "\n".join(s.get("run", "") for s in steps(job))
     assert re.search(r"apt-get install .*\bbubblewrap\b", runs), "test.yml: apt-get install ... bubblewrap"
     sysctl = next((line for line in runs.splitlines() if "apparmor_restrict_unprivileged_userns" in line), "")

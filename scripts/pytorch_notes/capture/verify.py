@@ -48,7 +48,7 @@ from pytorch_notes.settings import EXAMPLES_DIR
 from pytorch_notes.store import layout
 from pytorch_notes.store.model import CellRecord, Display, Error, Image, Output, Provenance, Record, Stream
 from pytorch_notes.store.records import StoreError, load_failure, load_record
-from pytorch_notes.store.untrusted import Secrets, terminal_text
+from pytorch_notes.store.untrusted import Secrets, log_text
 
 DIFF_LINES = 12  # lines of one cell's diff in a failure message
 STORE_NAME = re.compile(r"^(?P<ch>[^/]+)/(?P<name>[^/]+)/(?P<kind>cpu|cuda)(?P<failed>\.failed)?\.json$")
@@ -296,6 +296,6 @@ def main(argv: list[str] | None = None, examples_dir: Path = EXAMPLES_DIR) -> in
         print(f"verify-records: {runs.sandbox.describe()}")
         problems += verify_cpu(examples, runs, args.jobs, examples_dir, chosen.failed_cpu, args.keep)
     for line in problems:
-        print(terminal_text(line).replace("##[", "#\u200b#["), file=sys.stderr)
+        print(log_text(line), file=sys.stderr)  # quotes what examples printed: inert in a CI log
     print(f"verify-records: {len(problems)} problem(s)")
     return 1 if problems else 0

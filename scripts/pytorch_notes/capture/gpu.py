@@ -9,8 +9,10 @@ Three commands (CONTRIBUTING: "Capturing on a lent GPU"):
 * ``bash scripts/gpu_capture.sh``, there (``$OUT`` set, ``.gpu-bundle`` carried): installs the wheels
   without a registry (``install_wheels``), runs ``capture.py --force`` on every example with a change
   report, validates, and packs the new records and a log into ``$OUT``; the CPU records are untouched.
-* ``make gpu-unpack ARCHIVE=...`` (``unpack``), here: brings the archive's records into
-  ``examples/_outputs/`` (each member checked: an archive is untrusted) and runs ``validate_outputs``.
+* ``make gpu-unpack ARCHIVE=...`` (``unpack``), here: checks the archive's members and records in a
+  temporary folder (an archive is untrusted: bounded, no link, no other path, each record as
+  ``validate_outputs`` checks it), only then brings them into ``examples/_outputs/``, and runs
+  ``validate_outputs`` on the whole store.
 
 The image's facts come from ``../shared/STACK.md`` ("The NVIDIA GPU machine"). Standard library only
 (``pip download`` is run as a command).
@@ -20,22 +22,28 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import zipfile
 from importlib import metadata
 from pathlib import Path
 
 from pytorch_notes.execute.limits import RECORD_FILE_BYTES
 from pytorch_notes.execute.provenance import imported_modules
-from pytorch_notes.parse import EXAMPLE_ID_PATTERN, discover_examples, parse_example
+from pytorch_notes.parse import EXAMPLE_ID_PATTERN, ExampleError, discover_examples, parse_example
 from pytorch_notes.settings import EXAMPLES_DIR, REPO_ROOT, display_path
+from pytorch_notes.store import layout
 from pytorch_notes.store.layout import STORE_DIRNAME
 from pytorch_notes.store.model import DEVICE_KINDS
-from pytorch_notes.store.records import StoreError, store_write_text
+from pytorch_notes.store.records import StoreError, load_failure, load_record, store_write_text
+from pytorch_notes.store.untrusted import log_text
+from pytorch_notes.store.validate import main as validate_main
+from pytorch_notes.store.validate import record_problems
 
 BUNDLE = ".gpu-bundle"
 TREE_LIMIT = 64 << 20  # bytes of the working tree plus carried folders the device tool copies
@@ -138,33 +146,98 @@ def install_wheels(wheels: Path, target: Path) -> list[str]:
     return done
 
 
+UNPACK_BYTES = 256 << 20  # bytes of all of an archive's records together (the whole store was ~10 MB, 2026-11)
+
+
 def unpack(archive: Path, examples_dir: Path = EXAMPLES_DIR, kind: str = "cuda") -> list[Path]:
     """Bring the ``kind`` records and failure markers of ``archive`` (``gpu_capture.sh``'s ``records.tgz``)
-    into the store of ``examples_dir``; never another kind's, never another path.
+    into the store of ``examples_dir``; never another kind's, never another path. Returns the files written
+    (a member equal to the committed file is not written again).
+
+    An archive is untrusted, and nothing of the store is replaced until all of it passed: its members are
+    read one header at a time, at most ``4 * examples + 8`` of them (a record, a failure marker and a
+    folder entry per example, and the chapters'), at most ``RECORD_FILE_BYTES`` each and ``UNPACK_BYTES``
+    together, each written into a temporary folder; then every record that would change a committed one
+    is checked as ``validate_outputs.py`` checks it (``validate.record_problems``: its example's, fresh,
+    honest about its device, only what a capture stores) and every failure marker is read.
 
     Raises:
-        StoreError: a member is not ``examples/_outputs/<chapter>/<name>/<kind>[.failed].json``, is no
-            regular file, is larger than ``RECORD_FILE_BYTES``, or names an example that does not exist;
-            nothing is written then.
+        StoreError: a member is not ``examples/_outputs/<chapter>/<name>/<kind>[.failed].json`` (an
+            absolute path, ``..``, a link, a device file, another kind), is in the archive twice, is larger
+            than ``RECORD_FILE_BYTES``, names an example that does not exist, or would pass a bound above;
+            or a record is refused (every problem named). Every committed file is then as it was.
+        tarfile.TarError, OSError: the archive cannot be read; nothing is written then either.
     """
-    members: list[tuple[str, str, bool, bytes]] = []
+    root = Path(_real_dir(examples_dir))
+    examples = {p.relative_to(root).as_posix() for p in discover_examples(root)}
+    with tempfile.TemporaryDirectory(prefix="gpu-unpack-") as tmp:
+        staged = _stage(archive, Path(tmp), examples, kind)
+        changed, problems = [], []
+        for rel, failed in staged:
+            name = f"{kind}.failed.json" if failed else f"{kind}.json"
+            new = Path(tmp) / STORE_DIRNAME / rel.removesuffix(".py") / name
+            where, there = layout.checked(root / STORE_DIRNAME / rel.removesuffix(".py") / name)
+            data = new.read_bytes()
+            if there and Path(where).read_bytes() == data:
+                continue  # the committed file as it is
+            changed.append((Path(where), data))
+            shown = f"{display_path(archive)}:examples/{STORE_DIRNAME}/{rel.removesuffix('.py')}/{name}"
+            try:
+                if failed:
+                    load_failure(rel, kind, Path(tmp))
+                    continue
+                record = load_record(rel, kind, Path(tmp))
+                problems += record_problems(Path(shown), rel, record, parse_example(root / rel, root))
+            except (StoreError, ExampleError) as exc:
+                problems.append(str(exc).replace(str(Path(tmp) / STORE_DIRNAME), f"{display_path(archive)}:examples/"
+                                                 f"{STORE_DIRNAME}"))
+        if problems:
+            raise StoreError(f"{display_path(archive)}: refused, no record replaced:\n" + "\n".join(problems))
+        for path, data in changed:
+            store_write_text(path, data.decode("utf-8"))
+    return [path for path, _ in changed]
+
+
+def _real_dir(folder: Path) -> str:
+    return os.path.realpath(os.path.abspath(folder))
+
+
+def _stage(archive: Path, tmp: Path, examples: set[str], kind: str) -> list[tuple[str, bool]]:
+    """Check each member of ``archive`` and write it under ``tmp/_outputs/`` (see ``unpack``); returns the
+    (example id, failure marker?) of each. Raises StoreError at the first member refused."""
+    name = display_path(archive)
+    limit = 4 * len(examples) + 8
+    seen: set[str] = set()
+    staged: list[tuple[str, bool]] = []
+    total = 0
     with tarfile.open(archive, "r:gz") as tar:
-        for info in tar.getmembers():
+        for count, info in enumerate(tar, start=1):  # one header at a time; getmembers() would read them all
+            if count > limit:
+                raise StoreError(f"{name}: more than {limit} members, more than a capture of {len(examples)} "
+                                 "examples packs")
+            if info.name in seen:
+                raise StoreError(f"{name}: {info.name!r} is in the archive twice")
+            seen.add(info.name)
+            if info.issym() or info.islnk():
+                raise StoreError(f"{name}: {info.name!r} is a link (-> {info.linkname!r}), not a record")
+            if info.name.startswith("/") or ".." in info.name.split("/"):
+                raise StoreError(f"{name}: {info.name!r}: an absolute path or '..', not a record of the store")
             if info.isdir():
                 continue
             m = _MEMBER.match(info.name)
             if not m or m["kind"] != kind or not info.isfile() or info.size > RECORD_FILE_BYTES:
-                raise StoreError(f"{display_path(archive)}: {info.name!r}: not a {kind} record of the store")
-            if not (Path(examples_dir) / f"{m['rel']}.py").is_file():
-                raise StoreError(f"{display_path(archive)}: {info.name!r}: no example examples/{m['rel']}.py")
-            members.append((f"{m['rel']}.py", m["kind"], bool(m["failed"]), tar.extractfile(info).read()))
-    written = []
-    for rel, member_kind, failed, data in members:
-        name = f"{member_kind}.failed.json" if failed else f"{member_kind}.json"
-        path = Path(examples_dir) / STORE_DIRNAME / rel.removesuffix(".py") / name
-        store_write_text(path, data.decode("utf-8"))
-        written.append(path)
-    return written
+                raise StoreError(f"{name}: {info.name!r}: not a {kind} record of the store")
+            if f"{m['rel']}.py" not in examples:
+                raise StoreError(f"{name}: {info.name!r}: no example examples/{m['rel']}.py")
+            total += info.size
+            if total > UNPACK_BYTES:
+                raise StoreError(f"{name}: its records pass {UNPACK_BYTES:,} bytes together, more than a capture "
+                                 "writes")
+            dest = tmp / STORE_DIRNAME / m["rel"] / (f"{kind}.failed.json" if m["failed"] else f"{kind}.json")
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(tar.extractfile(info).read(RECORD_FILE_BYTES + 1))
+            staged.append((f"{m['rel']}.py", bool(m["failed"])))
+    return staged
 
 
 def main_bundle(argv: list[str] | None = None) -> int:
@@ -194,14 +267,12 @@ def main_unpack(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         written = unpack(args.archive, args.examples_dir, args.kind)
-    except (StoreError, tarfile.TarError, OSError, UnicodeDecodeError) as exc:
-        print(f"gpu-unpack: {exc}", file=sys.stderr)
+    except (StoreError, tarfile.TarError, OSError, UnicodeDecodeError, EOFError) as exc:
+        print(log_text(f"gpu-unpack: {exc}"), file=sys.stderr)  # quotes the archive's records
         return 1
     store = display_path(Path(args.examples_dir) / STORE_DIRNAME)
-    print(f"gpu-unpack: {len(written)} {args.kind} file(s) into {store}")
-    from pytorch_notes.store.validate import main as validate  # noqa: PLC0415
-
-    return validate(["--examples", str(args.examples_dir), "--device", args.kind])
+    print(f"gpu-unpack: {len(written)} {args.kind} file(s) written into {store} (the others as committed)")
+    return validate_main(["--examples", str(args.examples_dir), "--device", args.kind])
 
 
 def main_install(argv: list[str] | None = None) -> int:

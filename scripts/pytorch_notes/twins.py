@@ -78,24 +78,48 @@ def ledger_path(docs_dir: Path = DOCS_DIR) -> Path:
     return Path(docs_dir) / LEDGER_NAME
 
 
+_SHAPE = '{"pages": {"<page>.md": {"zh": "<hash>", "en": "<hash>"}, ...}}'
+
+
 def load_ledger(docs_dir: Path = DOCS_DIR) -> dict[str, dict[str, str]]:
     """``{page: {lang: hash}}`` from ``docs/twins.json`` ({} when absent).
 
     Raises:
-        TwinsError: the file is not valid JSON of that shape (names the file and how to recover).
+        TwinsError: the file is not valid JSON, or not of that shape (an object whose ``pages`` maps each
+            page to an object of strings by language): the message names the file, what was found where
+            and what was expected, and how to recover.
     """
     path = ledger_path(docs_dir)
     if not path.exists():
         return {}
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        pages = data["pages"]
-        if not isinstance(pages, dict):
-            raise TypeError("'pages' is not an object")
-    except (ValueError, KeyError, TypeError) as exc:
-        raise TwinsError(f"{path}: unreadable translation ledger ({exc}); recreate it with "
-                         f"`python scripts/twins.py sync --all` once the pages are in step") from None
+    except (ValueError, OSError) as exc:
+        raise _unreadable(path, f"not JSON ({exc})") from None
+    if not isinstance(data, dict) or "pages" not in data:
+        raise _unreadable(path, f"the top level is {_kind(data)} without \"pages\"")
+    pages = data["pages"]
+    if not isinstance(pages, dict):
+        raise _unreadable(path, f'"pages" is {_kind(pages)}')
+    for page, hashes in pages.items():
+        if not isinstance(hashes, dict):
+            raise _unreadable(path, f'"pages"[{page!r}] is {_kind(hashes)}, expected an object of hashes by language')
+        for lang, value in hashes.items():
+            if not isinstance(value, str):
+                raise _unreadable(path, f'"pages"[{page!r}][{lang!r}] is {_kind(value)}, expected a string (a hash)')
     return pages
+
+
+def _kind(value: object) -> str:
+    """``a list``, ``a string``...: what a JSON value is, in words."""
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number",
+             float: "a number", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _unreadable(path: Path, what: str) -> TwinsError:
+    return TwinsError(f"{path}: unreadable translation ledger: {what}; expected {_SHAPE}. Recreate it with "
+                      f"`python scripts/twins.py sync --all` once the pages are in step")
 
 
 def save_ledger(pages: dict[str, dict[str, str]], docs_dir: Path = DOCS_DIR) -> None:

@@ -1,8 +1,9 @@
 """The renderer's one path for untrusted text: every field of a record and everything an example printed
 goes through here on its way to a page or a notebook (``html.py``, ``notebook.py``, ``kinds.py``).
 
-* ``clean_text`` (several lines) and ``field`` (one short line) remove control characters, escape
-  sequences and bidi overrides (``store.untrusted.page_text``, ``one_line``); ``page_provenance``
+* ``clean_text`` (several lines) and ``field`` (one short line) remove control characters and escape
+  sequences, and show bidi, zero-width and other invisible characters as ``⟨U+XXXX⟩``
+  (``store.untrusted.page_text``, ``one_line``; the policy is ``characters.py``'s); ``page_provenance``
   does it to every text field of a provenance; ``safe_rel`` makes a record's name for its example
   safe to build paths from;
 * ``one_html_line`` keeps a raw HTML block on one line (the templates' filter ``oneline``, ``templating.py``,
@@ -25,8 +26,9 @@ from pytorch_notes.store.untrusted import clean_provenance, one_line, page_text
 
 
 def clean_text(text: str) -> str:
-    """Captured text as a terminal would have left it: control characters, escape sequences (ANSI
-    colours, OSC titles, ...) and bidi overrides removed (``store.untrusted.page_text``), carriage-return
+    """Captured text as a terminal would have left it: control characters and escape sequences (ANSI
+    colours, OSC titles, ...) removed, invisible and bidi characters shown as ``⟨U+XXXX⟩``
+    (``store.untrusted.page_text``), carriage-return
     rewrites (progress bars) collapsed with the rule the capture applies
     (``execute.runner.collapse_carriage_returns``), so older records display the same way."""
     return collapse_carriage_returns(page_text(text)).removesuffix("\r")

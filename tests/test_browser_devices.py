@@ -89,3 +89,39 @@ def test_screenshots_of_a_chapter_with_device_tabs(browser, base, name, viewport
         assert sideways <= 1, f"{name}: the page scrolls sideways by {sideways} px"
     finally:
         context.close()
+
+
+FOCUSED_TAB_JS = """() => {
+  const input = document.activeElement;
+  if (!input || !input.matches('.tabbed-set > input')) return null;
+  const set = input.parentElement, n = [...set.querySelectorAll(':scope > input')].indexOf(input);
+  const label = set.querySelectorAll(':scope > .tabbed-labels > label')[n], cs = getComputedStyle(label);
+  return {label: label.textContent.trim(), style: cs.outlineStyle, width: parseFloat(cs.outlineWidth),
+          color: cs.outlineColor, background: getComputedStyle(document.body).backgroundColor};
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_device_tab_shows_keyboard_focus(browser, base, scheme):
+    """Tabbing to a device tab draws a ring round its label (issue 44, item 8): the focused radio button is
+    invisible, and Material only recolours a label the chosen tab already has that colour."""
+    context = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
+    page = context.new_page()
+    try:
+        page.goto(base + "devices/")
+        page.locator(".pn-example").first.evaluate("(el) => el.scrollIntoView()")
+        page.locator(".pn-example").first.evaluate(
+            "(el) => { el.tabIndex = -1; el.focus(); }")  # the keyboard starts from the first example
+        got = None
+        for _ in range(10):
+            page.keyboard.press("Tab")
+            if got := page.evaluate(FOCUSED_TAB_JS):
+                break
+        assert got, "Tab never reached a device tab"
+        assert got["style"] == "solid" and got["width"] >= 2, f"no focus ring on the tab {got}"
+        assert got["color"] != got["background"] and not got["color"].endswith(", 0)"), got
+        page.keyboard.press("ArrowRight")  # the next tab takes the focus and the ring
+        after = page.evaluate(FOCUSED_TAB_JS)
+        assert after and after["label"] != got["label"] and after["style"] == "solid", after
+    finally:
+        context.close()

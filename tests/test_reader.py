@@ -249,9 +249,11 @@ def test_switching_language_keeps_the_section(tab, base, rel, lang, other):
 # 4. Accessibility: axe-core (vendored from npm, tests/vendor/axe-core/) in light and dark mode
 # ---------------------------------------------------------------------------------------------
 
-def test_axe_finds_no_serious_or_critical_violation(browser, base):
+def test_axe_finds_no_violation(browser, base):
+    """Of any impact (issue 44, item 8: Material's copy buttons made each chapter's code blocks unnamed
+    navigation landmarks, a moderate ``landmark-unique``)."""
     total, lines = axe_count(browser, base)
-    print(f"\naxe-core: {total} serious or critical violations on {len(AXE_PAGES) * 2} pages, light and dark")
+    print(f"\naxe-core: {total} violations on {len(AXE_PAGES) * 2} pages, light and dark")
     assert total == 0, "\n".join(lines[:40])
 
 

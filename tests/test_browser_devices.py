@@ -91,6 +91,40 @@ def test_screenshots_of_a_chapter_with_device_tabs(browser, base, name, viewport
         context.close()
 
 
+@pytest.mark.parametrize("root", ["", "en/"])
+def test_an_opened_solution_shows_the_chosen_tab(browser, base, root):
+    """A tab set inside a collapsed solution (参考答案) follows the reader's choice once opened (issue 44,
+    item 6): Material links tab sets by their labels' innerText, which a closed <details> leaves empty."""
+    context = browser.new_context(viewport=DESKTOP, color_scheme="light")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        page.goto(base + root + "autograd/")
+        hidden = page.locator("details:not([open]) .tabbed-set")
+        assert hidden.count() >= 2, "autograd's solutions hold device tabs"
+        page.locator(".tabbed-set .tabbed-labels > label", has_text="CPU").first.click()
+        page.wait_for_function("""() => [...document.querySelectorAll('.tabbed-set')]
+          .filter((set) => !set.closest('details:not([open])'))
+          .every((set) => set.querySelectorAll(':scope > input')[1].checked)""")
+        solution = page.locator("details:has(.tabbed-set)").first
+        solution.locator(":scope > summary").click()
+        assert solution.evaluate("(d) => d.open")
+        states = open_tab_state(page)  # the solution's sets with the others
+        assert states and all(s["selected"] == "CPU" for s in states), states
+        inside = solution.evaluate("""(d) => [...d.querySelectorAll('.tabbed-set')].map((set) =>
+          [...set.querySelectorAll(':scope > input')].findIndex((i) => i.checked))""")
+        assert inside and all(i == 1 for i in inside), f"the opened solution shows tab {inside}, not CPU"
+        assert "CPU · torch" in solution.locator(".tabbed-block:visible .pn-provenance").first.inner_text()
+        page.reload()  # on the next visit too: Material's restore also reads innerText
+        solution = page.locator("details:has(.tabbed-set)").first
+        solution.locator(":scope > summary").click()
+        inside = solution.evaluate("""(d) => [...d.querySelectorAll('.tabbed-set')].map((set) =>
+          [...set.querySelectorAll(':scope > input')].findIndex((i) => i.checked))""")
+        assert inside and all(i == 1 for i in inside), f"after a reload the solution shows tab {inside}, not CPU"
+    finally:
+        context.close()
+
+
 FOCUSED_TAB_JS = """() => {
   const input = document.activeElement;
   if (!input || !input.matches('.tabbed-set > input')) return null;

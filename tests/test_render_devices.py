@@ -46,8 +46,8 @@ def test_an_example_with_two_device_records_gets_a_tab_per_device_gpu_first(writ
     page = to_html(md)
     assert page.count('class="tabbed-set') == 1 and page.index("on the gpu") < page.index("on the cpu")
     assert page.count('class="pn-provenance"') == 2 and "NVIDIA H100 80GB HBM3 · torch 2.11.0+cu130" in page
-    assert ("整个示例的运行时间：NVIDIA H100 · CUDA 13.0 0.50 s · CPU 1.50 s"
-            "（CPU 用时是 NVIDIA H100 · CUDA 13.0 的 3.0 倍）") in page
+    assert ("整个示例的运行时间：NVIDIA H100 · CUDA 13.0 0.50 s · CPU 1.50 s。这包括启动 Python、导入 torch 和"
+            "初始化设备的时间") in page and "倍" not in page, "no ratio of two start-up times"
     assert re.search(r'pn-output__time">0\.01 s', page), "per-cell durations"
 
 
@@ -157,20 +157,36 @@ def layout_failure(examples_dir, ex, message: str) -> str:
     return message
 
 
-def test_a_chapter_says_where_and_when_its_examples_ran_and_flags_an_older_torch(write_example, examples_dir):
+def test_a_chapter_says_where_and_when_its_examples_ran_without_bookkeeping(write_example, examples_dir):
+    """Devices, torch versions and the date: no sentence comparing them with the pinned torch (issue 44,
+    item 4: every chapter opened with it)."""
     from pytorch_notes.render.html import verification_line
     ex = parse_example(write_example("ch/ex.py", SOURCE), examples_dir)
     cpu = model.load(model.Record, fake_record(ex, "cpu"))
     gpu = model.load(model.Record, fake_record(ex, "cuda"))
-    line = verification_line([cpu], "zh", "2.13.0")
+    line = verification_line([cpu], "zh")
     assert line == ('<p class="pn-verified" data-search-exclude="true">本章的 1 个示例最近一次运行于 2026-11-23，'
                     '设备：CPU（torch 2.13.0+cpu）。</p>')
-    line = verification_line([cpu, gpu], "en", "2.13.0")
-    assert "on CPU (torch 2.13.0+cpu); NVIDIA H100 · CUDA 13.0 (torch 2.11.0+cu130)" in line
-    assert "The outputs of 1 of them were captured with torch 2.11.0+cu130, older than the torch 2.13.0" in line
-    line = verification_line([cpu, gpu], "zh", "2.13.0")  # no space after a full-width full stop
-    assert "CUDA 13.0（torch 2.11.0+cu130）。其中 1 个示例的输出是用 torch 2.11.0+cu130 捕获的" in line
-    assert verification_line([], "en", "2.13.0") == ""
+    line = verification_line([cpu, gpu], "en")
+    assert line == ('<p class="pn-verified" data-search-exclude="true">The 2 examples of this chapter were last run '
+                    'on 2026-11-23, on CPU (torch 2.13.0+cpu); NVIDIA H100 · CUDA 13.0 (torch 2.11.0+cu130).</p>')
+    assert "pins" not in line and "固定" not in verification_line([cpu, gpu], "zh")
+    assert verification_line([], "en") == ""
+
+
+@pytest.mark.parametrize("cpu_s, gpu_s, ratio", [(1.5, 0.5, False), (59.0, 120.0, False), (90.0, 60.0, True)])
+def test_the_run_time_ratio_only_where_start_up_does_not_make_it(write_example, examples_dir, cpu_s, gpu_s, ratio):
+    """Under two tabs: the ratio of the run times only when both ran a minute or more; else the line says
+    start-up is in them (issue 44, item 4: "NVIDIA H100 took 2.8x as long as CPU" under short examples)."""
+    ex = parse_example(write_example("ch/ex.py", SOURCE), examples_dir)
+    for kind, sec in (("cpu", cpu_s), ("cuda", gpu_s)):
+        data = fake_record(ex, kind)
+        data["provenance"]["duration_s"] = sec
+        put(examples_dir, data, kind)
+    for lang, said, startup in (("en", "as long as", "starting Python"), ("zh", "倍", "启动 Python")):
+        line = re.search(r'<p class="pn-compare"[^>]*>(.*?)</p>', render_example(
+            ex, freshness(ex, examples_dir), lang, str, LINKS)[0]).group(1)
+        assert (said in line) == ratio and (startup in line) != ratio, line
 
 
 def test_each_example_links_a_prefilled_new_issue(write_example, examples_dir):
@@ -184,9 +200,15 @@ def test_each_example_links_a_prefilled_new_issue(write_example, examples_dir):
     query = urllib.parse.parse_qs(url.query)
     assert url.netloc == "github.com" and url.path == "/o/r/issues/new"
     assert query["title"] == ["examples/ch/ex.py: "]
-    body = query["body"][0]
-    assert "Page: https://o.github.io/r/ch/" in body and "Language: zh" in body and "Example: examples/ch/ex.py" in body
-    assert "Outputs captured on: CPU · torch 2.13.0+cpu · Python 3.12.3 · 2026-11-23 · 1.5 s" in body
+    body = query["body"][0]  # a Chinese page pre-fills a Chinese report (issue 44, item 9)
+    assert body == ("页面：https://o.github.io/r/ch/\n语言：zh\n示例：examples/ch/ex.py\n"
+                    "输出捕获于：CPU · torch 2.13.0+cpu · Python 3.12.3 · 2026-11-23 · 1.5 s\n\n哪里有问题：\n")
+    md, _ = render_example(ex, freshness(ex, examples_dir), "en", str, links)
+    href = re.search(r'<a href="([^"]+)" class="pn-report"[^>]*>Report a problem</a>', md).group(1)
+    body = urllib.parse.parse_qs(urllib.parse.urlsplit(href.replace("&amp;", "&")).query)["body"][0]
+    assert body == ("Page: https://o.github.io/r/ch/\nLanguage: en\nExample: examples/ch/ex.py\n"
+                    "Outputs captured on: CPU · torch 2.13.0+cpu · Python 3.12.3 · 2026-11-23 · 1.5 s\n\n"
+                    "What is wrong:\n")
     md, _ = render_example(ex, freshness(ex, examples_dir), "zh", str, Links(py="x.py"))
     assert "pn-report" not in md, "no repository, no link"
 
@@ -212,3 +234,4 @@ def test_an_exception_message_is_escaped_once():
                 2, expected=True)
     shown = KINDS[Error].html(err, Context(STRINGS["en"]))
     assert "doesn&#x27;t &lt;work&gt;" in shown and "&amp;" not in shown
+

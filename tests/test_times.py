@@ -157,9 +157,9 @@ def test_chapters_get_the_anchor_their_verification_line_links_to(write_example,
     assert "## A&#58; chapter {#chapter-ch data-search-exclude}" in md  # the id the verification line links to
     assert "[Go to the chapter](ch.md)" in md
     cpu = model.load(model.Record, fake_record(ex, "cpu"))
-    line = verification_line([cpu], "en", None, '../times/#chapter-ch"><b>')
+    line = verification_line([cpu], "en", '../times/#chapter-ch"><b>')
     assert line.endswith(' <a href="../times/#chapter-ch&quot;&gt;&lt;b&gt;">Run times of each example</a></p>')
-    assert "times" not in verification_line([cpu], "zh", None)
+    assert "times" not in verification_line([cpu], "zh")
 
 
 def test_the_marker_is_replaced_outside_code_blocks_only(monkeypatch):

@@ -23,12 +23,3 @@ def display_path(path: Path | str, root: Path = REPO_ROOT) -> str:
         except ValueError:
             continue
     return str(path)
-
-
-def pinned_torch(constraints: Path = REPO_ROOT / "constraints.txt") -> str | None:
-    """The torch version the project pins (``torch==X`` in constraints.txt, the lock), or None."""
-    try:
-        lines = constraints.read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return None
-    return next((ln.split("==", 1)[1].strip() for ln in lines if ln.lower().startswith("torch==")), None)

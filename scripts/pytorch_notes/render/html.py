@@ -22,21 +22,23 @@ from __future__ import annotations
 
 import base64
 import re
-import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from pytorch_notes.comments import localize, map_line, shown_cells
-from pytorch_notes.parse import Example, version_tuple
-from pytorch_notes.render.escape import clean_text, field, markdown_text, page_provenance, safe_rel
+from pytorch_notes.parse import Example
+from pytorch_notes.render.escape import clean_text, field, markdown_text, safe_rel
+from pytorch_notes.render.footer import Links, comparison, device_label, footer, verification_line
 from pytorch_notes.render.kinds import Context, kind_of, output_block
-from pytorch_notes.render.strings import STRINGS, plural
+from pytorch_notes.render.strings import STRINGS
 from pytorch_notes.render.templating import PACKAGE, Templates, trusted
 from pytorch_notes.store.model import Image, Record
 from pytorch_notes.store.records import STATE_RANK, DeviceOutputs, Freshness
 from pytorch_notes.store.untrusted import figure_problem
 
-__all__ = ["STRINGS", "Asset", "Links", "clean_text", "figure_assets", "render_example"]
+# Links, device_label and verification_line live in footer.py; the site and the tests import them from here too.
+__all__ = ["STRINGS", "Asset", "Links", "clean_text", "device_label", "figure_assets", "render_example",
+           "verification_line"]
 
 @dataclass(frozen=True)
 class Asset:
@@ -81,76 +83,10 @@ def _fence(source: str, line: int, title: str | None) -> str:
     return f"{ticks}python{opts}\n{source}\n{ticks}"
 
 
-def _provenance_parts(record: Record) -> list[str]:
-    p = page_provenance(record.provenance)
-    parts = [p.device]
-    if p.torch:
-        parts.append(f"torch {p.torch}")
-    if p.cuda:
-        parts.append(f"CUDA {p.cuda}")
-    if p.driver:
-        parts.append(f"driver {p.driver}")
-    return [*parts, f"Python {p.python}", p.captured_at[:10], f"{p.duration_s:.1f} s"]
-
-
-def provenance(record: Record, t: dict) -> dict[str, str]:
-    """The provenance line's facts, e.g. ``CPU · torch 2.13.0+cpu · Python 3.11.7 · 2026-11-22 · 1.4 s``, and
-    its tooltip: the time, the platform, the source's hash and, when the record says, how the run was isolated."""
-    p = page_provenance(record.provenance)
-    tip = t["provenance_help"].format(when=p.captured_at, platform=p.platform, sha=field(record.source_sha256[:12]))
-    if p.isolation:
-        tip += t["provenance_isolation"].format(isolation=p.isolation)
-    return {"facts": " · ".join(_provenance_parts(record)), "tip": tip}
-
-
-@dataclass(frozen=True)
-class Links:
-    """URLs of an example's downloads and notebook page (relative to the page), and the new-issue URL
-    of the repository (``issues/new`` of ``repo_url``, without a query); empty to omit."""
-
-    py: str
-    ipynb: str = ""
-    notebook: str = ""
-    new_issue: str = ""
-    page_url: str = ""  # the page's address, for the issue's body
-    colab: str = ""
-    kaggle: str = ""
-
-
-def report_url(links: Links, example: Example, record: Record | None, lang: str) -> str:
-    """A link that opens a new issue pre-filled with the page, the language, the example and its provenance."""
-    facts = " · ".join(_provenance_parts(record)) if record else "no outputs captured"
-    title = f"examples/{example.rel}: "  # the example on disk, not the record's name for it
-    body = (f"Page: {links.page_url}\nLanguage: {lang}\nExample: examples/{example.rel}\n"
-            f"Outputs captured on: {facts}\n\nWhat is wrong:\n")
-    return f"{links.new_issue}?{urllib.parse.urlencode({'title': title, 'body': body})}"
-
-
-def device_label(record: Record) -> str:
-    """A tab's name for a record's device: ``"CPU"``, or e.g. ``"NVIDIA H100 · CUDA 13.0"`` (the GPU's
-    name without its memory size, which ``torch.cuda.get_device_name`` appends, and the CUDA version)."""
-    p = page_provenance(record.provenance)
-    if p.device_kind == "cpu":
-        return "CPU"
-    name = re.sub(r"\s+\d+\s*GB\b.*$", "", p.device).strip() or p.device
-    return f"{name} · CUDA {p.cuda}" if p.cuda else name
-
-
 def _notice(tpl: Templates, kind: str, title: str, body, detail: str = "") -> str:
     """A Material admonition as one line of raw HTML (``templates/example/notice.html``): ``body`` is text, or a
     UI string marked ``trusted``; ``detail`` is cleaned (``clean_text``) and shown as code."""
     return tpl.render("example/notice.html", kind=kind, title=title, body=body, detail=clean_text(detail))
-
-
-def _footer(tpl: Templates, example: Example, record: Record | None, lang: str, links: Links) -> str:
-    """The provenance line and the links under an example (``templates/example/footer.html``)."""
-    t, report = STRINGS[lang], report_url(links, example, record, lang) if links.new_issue else ""
-    shown = [(links.py, "download_py", "download"), (record and links.ipynb, "download_ipynb", "download"),
-             (record and links.notebook, "notebook", ""), (record and links.colab, "open_colab", "new_tab"),
-             (record and links.kaggle, "open_kaggle", "new_tab"), (report, "report", "report")]
-    anchors = [{"href": href, "text": t[text], "download": how == "download", "report": how == "report",
-                "new_tab": how in ("new_tab", "report")} for href, text, how in shown if href]
-    return tpl.render("example/footer.html", t=t, provenance=provenance(record, t) if record else None, links=anchors)
 
 
 def _device_blocks(tpl: Templates, example: Example, dev: DeviceOutputs, lang: str, url_for: Callable[[str], str],
@@ -194,7 +130,7 @@ def _device_blocks(tpl: Templates, example: Example, dev: DeviceOutputs, lang: s
             else:
                 rendered = kind_of(out).html(out, ctx)
             blocks += [rendered] if rendered else []
-    blocks.append(_footer(tpl, example, record, lang, links))
+    blocks.append(footer(tpl, example, record, lang, links))
     return blocks, used
 
 
@@ -203,16 +139,6 @@ def _shown(fresh: Freshness) -> list[DeviceOutputs]:
     order = list(fresh.devices)
     with_record = [d for d in fresh.devices.values() if d.record is not None]
     return sorted(with_record, key=lambda d: (STATE_RANK[d.state], order.index(d.kind)))
-
-
-def _comparison(tpl: Templates, shown: list[DeviceOutputs], t: dict) -> str:
-    timed = [(device_label(d.record), d.record.provenance.duration_s) for d in shown if d.state == "fresh"]
-    parts = " · ".join(f"{name} {sec:.2f} s" for name, sec in timed)
-    line = t["compare"].format(parts=parts)
-    if len(timed) >= 2 and min(s for _, s in timed) > 0:
-        (fast, f_s), (slow, s_s) = min(timed, key=lambda x: x[1]), max(timed, key=lambda x: x[1])
-        line += t["compare_ratio"].format(slow=slow, fast=fast, ratio=s_s / f_s)
-    return tpl.render("example/compare.html", line=line)
 
 
 def _indent(block: str) -> str:
@@ -245,7 +171,7 @@ def render_example(example: Example, fresh: Freshness, lang: str, url_for: Calla
         blocks = [head, _notice(tpl, "warning", t["missing_title"], trusted(why))]
         blocks += [_fence(c.source, c.line, example.rel if c.index == 0 else None)
                    for c in shown_cells(example.cells, lang).values()]
-        blocks.append(_footer(tpl, example, None, lang, links))
+        blocks.append(footer(tpl, example, None, lang, links))
         return "\n\n".join(blocks) + "\n", []
     if len(shown) == 1:
         blocks, used = _device_blocks(tpl, example, shown[0], lang, url_for, links)
@@ -263,38 +189,6 @@ def render_example(example: Example, fresh: Freshness, lang: str, url_for: Calla
             blocks = ['<section class="pn-tab-more" data-search-exclude="true">', *blocks, "</section>"]
         label = device_label(dev.record) + (t["stale_tab"] if dev.state != "fresh" else "")
         out.append(f'=== "{markdown_text(label)}"\n\n' + "\n\n".join(_indent(b) for b in blocks))
-    out.append(_comparison(tpl, shown, t))
+    out.append(comparison(tpl, shown, t))
     return "\n\n".join(out) + "\n", used
 
-
-def verification_line(records: list[Record], lang: str, pinned: str | None, times_url: str = "",
-                      tpl: Templates = PACKAGE) -> str:
-    """One line saying where and when a page's examples last ran, from their shown records.
-
-    Args:
-        records: the record each embed of the page shows (``Freshness.record``), one per example.
-        lang: ``"zh"`` or ``"en"``.
-        pinned: the torch version the project pins (``settings.pinned_torch``); records captured with
-            an older torch are counted in a second sentence.
-        times_url: the chapter's rows on the computation-times page (``site/times.py``), relative to
-            the page; the line ends with a link to them. "" for none.
-        tpl: the site's templates (``templating.Templates``).
-
-    Returns:
-        An HTML paragraph, or "" when ``records`` is empty.
-    """
-    if not records:
-        return ""
-    t = STRINGS[lang]
-    when = max(field(r.provenance.captured_at) for r in records)[:10]
-    kinds: dict[str, set[str]] = {}
-    for r in records:
-        kinds.setdefault(device_label(r), set()).add(field(r.provenance.torch or "?"))
-    devices = t["sep_clause"].join(t["verified_device"].format(name=name, versions=t["sep_list"].join(sorted(v)))
-                                   for name, v in sorted(kinds.items()))
-    text = plural(t, "verified", len(records)).format(n=len(records), when=when, devices=devices)
-    old = [r for r in records if pinned and version_tuple(r.provenance.torch or "") < version_tuple(pinned)]
-    if old:
-        versions = t["sep_list"].join(sorted({field(r.provenance.torch or "?") for r in old}))
-        text += t["sentence_gap"] + t["verified_old"].format(old=len(old), versions=versions, pinned=pinned)
-    return tpl.render("example/verified.html", t=t, text=text, times_url=times_url)

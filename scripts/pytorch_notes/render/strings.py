@@ -23,6 +23,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "sep_list": "、",
         "sentence_gap": "",  # none after a full-width full stop
         "report": "报告问题",
+        "report_body": "页面：{page}\n语言：{lang}\n示例：{example}\n输出捕获于：{facts}\n\n哪里有问题：\n",
+        "report_no_outputs": "还没有捕获输出",
         "captured": "输出捕获于",
         "download_py": "下载 .py",
         "download_ipynb": "下载 .ipynb",
@@ -50,10 +52,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "figure_refused": "这张图未显示：存储的数据不是限定大小以内的 PNG 图片。",
         "compare": "整个示例的运行时间：{parts}",
         "compare_ratio": "（{slow} 用时是 {fast} 的 {ratio:.1f} 倍）",
+        "compare_startup": "。这包括启动 Python、导入 torch 和初始化设备的时间（短示例的大部分时间花在这里），"
+                           "不能用来比较设备的快慢。",
         "verified": "本章的 {n} 个示例最近一次运行于 {when}，设备：{devices}。",
         "verified_one": "本章的 1 个示例最近一次运行于 {when}，设备：{devices}。",
         "verified_device": "{name}（torch {versions}）",
-        "verified_old": "其中 {old} 个示例的输出是用 torch {versions} 捕获的，早于本项目固定的 torch {pinned}。",
         "verified_times": "各示例的运行时间",
         # the computation-times page (render/times.py)
         "times_summary": "各章合计",
@@ -85,6 +88,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "bundle_chapter": "下载本章全部 {n} 个示例（.py 与 .ipynb，zip 压缩包）",
         "bundle_chapter_one": "下载本章全部 1 个示例（.py 与 .ipynb，zip 压缩包）",
         "bundle_course": "下载全部示例（zip）",
+        # the course as a book (make pdf: book/, site/book.py): the home page's link, the cover, the contents
+        "book_pdf": "整门课的 PDF 版",
+        "book_built": "根据提交 {commit} 生成于 {date}",
+        "book_toc": "目录",
         "bundle_readme_title": "{site} · {title}",
         "bundle_readme_everything": "全部示例",
         "bundle_readme_chapter": "这里是本章的全部 {n} 个示例，和网站上每个示例下方的下载完全相同：每个示例有一个 "
@@ -148,6 +155,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "sep_list": ", ",
         "sentence_gap": " ",
         "report": "Report a problem",
+        "report_body": "Page: {page}\nLanguage: {lang}\nExample: {example}\nOutputs captured on: {facts}\n\n"
+                       "What is wrong:\n",
+        "report_no_outputs": "no outputs captured",
         "captured": "Captured on",
         "download_py": "Download .py",
         "download_ipynb": "Download .ipynb",
@@ -175,11 +185,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "figure_refused": "This figure is not shown: its stored data is not a PNG image within the size limits.",
         "compare": "Run time of the whole example: {parts}",
         "compare_ratio": " ({slow} took {ratio:.1f}× as long as {fast})",
+        "compare_startup": ". These include starting Python, importing torch and initialising the device (most of "
+                           "a short example's time), so they do not compare the devices' speed.",
         "verified": "The {n} examples of this chapter were last run on {when}, on {devices}.",
         "verified_one": "The example of this chapter was last run on {when}, on {devices}.",
         "verified_device": "{name} (torch {versions})",
-        "verified_old": "The outputs of {old} of them were captured with torch {versions}, older than the "
-                        "torch {pinned} this project pins.",
         "verified_times": "Run times of each example",
         # the computation-times page (render/times.py)
         "times_summary": "Chapter totals",
@@ -211,6 +221,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "bundle_chapter": "Download all {n} examples of this chapter (.py and .ipynb, zip)",
         "bundle_chapter_one": "Download the example of this chapter (.py and .ipynb, zip)",
         "bundle_course": "Download all examples (zip)",
+        # the course as a book (make pdf: book/, site/book.py): the home page's link, the cover, the contents
+        "book_pdf": "The whole course as a PDF",
+        "book_built": "Made on {date} from commit {commit}",
+        "book_toc": "Contents",
         "bundle_readme_title": "{site} · {title}",
         "bundle_readme_everything": "All examples",
         "bundle_readme_chapter": "These are the {n} examples of this chapter, the same files as the downloads under "

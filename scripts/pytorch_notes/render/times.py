@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from pytorch_notes.parse import Example
 from pytorch_notes.render.escape import markdown_text, page_provenance
-from pytorch_notes.render.html import device_label
+from pytorch_notes.render.footer import device_label
 from pytorch_notes.render.strings import STRINGS
 from pytorch_notes.render.templating import PACKAGE, Templates
 from pytorch_notes.store.model import Record
@@ -80,7 +80,7 @@ class Timing:
 
 def machine(record: Record, lang: str) -> str:
     """``CPU · torch 2.13.0+cpu · bwrap 0.8.0``: the device (a GPU without its memory size, with its CUDA
-    version: ``render.html.device_label``), the torch version and how the run was isolated."""
+    version: ``render.footer.device_label``), the torch version and how the run was isolated."""
     t = STRINGS[lang]
     p = page_provenance(record.provenance)
     iso = t["times_isolation"].format(isolation=p.isolation) if p.isolation else t["times_no_isolation"]

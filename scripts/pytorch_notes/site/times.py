@@ -33,10 +33,9 @@ from mkdocs.utils import get_relative_url
 
 from pytorch_notes.pages import PageError, all_embeds, language_pages, page_outline
 from pytorch_notes.parse import ExampleError, discover_examples, discovered_id
-from pytorch_notes.render.html import verification_line
+from pytorch_notes.render.footer import verification_line
 from pytorch_notes.render.templating import PACKAGE
 from pytorch_notes.render.times import MARKER, ChapterTimes, chapter_anchor, example_row, times_markdown
-from pytorch_notes.settings import pinned_torch
 from pytorch_notes.site.embed import Embeds
 from pytorch_notes.site.project import Project
 from pytorch_notes.store.records import StoreError
@@ -162,7 +161,7 @@ class TimesPage:
     def page_verification(self, page, files, lang: str, embeds) -> str:
         """The verification line of the page ``embeds`` (``embed.Embeds``) just prepared, from the records its
         embeds show, linking to its chapter's rows on the times page: the chapter most of its embeds belong
-        to (the first of equals); the torch version pinned in the checkout's ``constraints.txt``."""
+        to (the first of equals)."""
         _name, keys = embeds.prepared()
         rels = list(dict.fromkeys(rel for rel, _ in keys))
         records = [r for rel in rels if (r := embeds.shown_example(rel)[1]) is not None]
@@ -172,8 +171,7 @@ class TimesPage:
             counts = Counter(rel.split("/", 1)[0] for rel in rels)
             chapter = max(counts, key=lambda c: (counts[c], -[r.split("/", 1)[0] for r in rels].index(c)))
             url = get_relative_url(target.url, page.file.url) + "#" + chapter_anchor(chapter)
-        return verification_line(records, lang, pinned_torch(self.project.root / "constraints.txt"), url,
-                                 self.templates)
+        return verification_line(records, lang, url, self.templates)
 
 
 def _times_file(page, files):

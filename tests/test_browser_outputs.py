@@ -1,6 +1,7 @@
 # ruff: noqa: F811
 """Output blocks in a real browser (issue 44): they keep the lines the example printed, at desktop and phone
-width, and scroll sideways when wider than their box.
+width, and scroll sideways when wider than their box; streams that interleave read in one block, in the order
+they were printed.
 """
 
 from __future__ import annotations
@@ -60,3 +61,41 @@ def test_outputs_keep_their_lines_and_scroll_sideways(browser, base, rel, width)
     stuck = [f for f in wide if not (f["scrolled"] > 0 and f["focusable"] and f["inside"])]
     assert not stuck, f"{rel} at {width}: wide outputs that do not scroll sideways in their box: {stuck[:3]}"
     assert got["sideways"] <= 1, f"{rel} at {width}: the page scrolls sideways by {got['sideways']} px"
+
+
+STREAMS_JS = """() => {
+  const gpu = document.querySelector("#example-attention-block ~ .tabbed-set .tabbed-block:first-child");
+  const block = gpu && gpu.querySelector(".pn-output--streams");
+  if (!block) return null;
+  const stderr = block.querySelector(".pn-output__stderr"), code = block.querySelector("code");
+  const rgba = (s) => { const [r, g, b, a = 1] = s.match(/[\\d.]+/g).map(Number); return [r, g, b, a]; };
+  const over = (top, under) => top.slice(0, 3).map((c, i) => c * top[3] + under[i] * (1 - top[3]));
+  const linear = (v) => (v /= 255) <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  const lum = (c) => 0.2126 * linear(c[0]) + 0.7152 * linear(c[1]) + 0.0722 * linear(c[2]);
+  const ground = over(rgba(getComputedStyle(stderr).backgroundColor), rgba(getComputedStyle(block).backgroundColor));
+  const [a, b] = [lum(rgba(getComputedStyle(stderr).color).slice(0, 3)), lum(ground)].sort((x, y) => y - x);
+  const next = block.nextElementSibling;
+  return {text: code.textContent, label: block.querySelector(".pn-output__label").textContent,
+          stderrColor: getComputedStyle(stderr).color, codeColor: getComputedStyle(code).color,
+          nextIsOutput: !!(next && next.matches(".pn-output")), contrast: (a + 0.05) / (b + 0.05)};
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_warning_printed_inside_a_table_stays_in_its_block(browser, base, scheme):
+    """attention's block.py prints a table's header, then (on the GPU) cuBLAS's UserWarning, then the rows: one
+    block shows them in that order, the warning marked in a colour of its own, readable (WCAG AA, 4.5:1; axe
+    leaves text in a sideways-scrolling block unjudged) (issue 44, item 3: the warning was a box of its own,
+    "标准错误", splitting the table)."""
+    context = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
+    page = context.new_page()
+    try:
+        page.goto(base + "attention/")
+        got = page.evaluate(STREAMS_JS)
+    finally:
+        context.close()
+    assert got, "the GPU tab of attention/block.py shows no block of interleaved streams"
+    text = got["text"]
+    assert text.index("depth  block") < text.index("UserWarning: Attempting to run cuBLAS") < text.index("PlainBlock")
+    assert "标准错误" in got["label"] and not got["nextIsOutput"], got["label"]
+    assert got["stderrColor"] != got["codeColor"] and got["contrast"] >= 4.5, got

@@ -235,3 +235,23 @@ def test_an_exception_message_is_escaped_once():
     shown = KINDS[Error].html(err, Context(STRINGS["en"]))
     assert "doesn&#x27;t &lt;work&gt;" in shown and "&amp;" not in shown
 
+
+def test_streams_printed_by_turns_read_in_one_block_in_print_order(write_example, examples_dir):
+    """A warning printed between a table's header and its rows (attention's block.py on the GPU) stays between
+    them, inside the one block, marked as stderr: not a box of its own splitting the table (issue 44, item 3).
+    The record keeps the chunks in the order printed; a single stream stays a block of its own."""
+    ex = parse_example(write_example("ch/ex.py", SOURCE + "# %%\nprint(2)\n"), examples_dir)
+    data = fake_record(ex, "cuda")
+    data["cells"][0]["outputs"] = [{"type": "stream", "name": "stdout", "text": "depth  grad\n"},
+                                   {"type": "stream", "name": "stderr", "text": "x.py:4: UserWarning: <cuBLAS>\n"},
+                                   {"type": "stream", "name": "stdout", "text": "    1  26.03\n    8  37.22\n"}]
+    put(examples_dir, data, "cuda")
+    for lang, label in (("zh", "输出（标准错误按打印的位置"), ("en", "Output (stderr where it was printed")):
+        page = to_html(render_example(ex, freshness(ex, examples_dir), lang, str, LINKS)[0])
+        first, second = page.split('<div class="pn-output ')[1:]  # one block per cell
+        assert label in first and "pn-output--streams" in first
+        code = re.search(r"<pre><code>(.*?)</code></pre>", first, re.S).group(1)
+        assert code == (f'depth  grad&#10;<span class="pn-output__stderr" title="{STRINGS[lang]["stderr"]}">x.py:4: '
+                        "UserWarning: &lt;cuBLAS&gt;&#10;</span>    1  26.03&#10;    8  37.22")
+        assert "pn-output--streams" not in second and "made up" in second
+

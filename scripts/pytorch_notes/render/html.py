@@ -29,10 +29,10 @@ from pytorch_notes.comments import localize, map_line, shown_cells
 from pytorch_notes.parse import Example
 from pytorch_notes.render.escape import clean_text, field, markdown_text, safe_rel
 from pytorch_notes.render.footer import Links, comparison, device_label, footer, verification_line
-from pytorch_notes.render.kinds import Context, kind_of, output_block
+from pytorch_notes.render.kinds import Context, kind_of, output_block, streams_block
 from pytorch_notes.render.strings import STRINGS
 from pytorch_notes.render.templating import PACKAGE, Templates, trusted
-from pytorch_notes.store.model import Image, Record
+from pytorch_notes.store.model import Image, Output, Record, Stream
 from pytorch_notes.store.records import STATE_RANK, DeviceOutputs, Freshness
 from pytorch_notes.store.untrusted import figure_problem
 
@@ -114,7 +114,7 @@ def _device_blocks(tpl: Templates, example: Example, dev: DeviceOutputs, lang: s
         old = stored.get(cell.index)
         if old is None or (dev.state != "fresh" and old.key != cell.key):
             continue
-        for pos, out in enumerate(old.outputs):
+        for pos, out in _runs(old.outputs):
             asset = assets.get((cell.index, pos))
             where["took"] = f"{old.duration_s:.2f} s" if pos == 0 else ""  # in the first output's label
             ctx = Context(t, **where)
@@ -125,13 +125,29 @@ def _device_blocks(tpl: Templates, example: Example, dev: DeviceOutputs, lang: s
                 alt = (out.alt or str(cell.metadata.get("caption", ""))
                        or t["figure"].format(n=figures, example=example.rel, cell=cell.index + 1))
                 ctx = Context(t, url_for(asset.path), alt, **where)  # cleaned where it is shown (kinds)
-            if isinstance(out, Image) and asset is None:  # refused by figure_assets
+            if isinstance(out, list):  # stdout and stderr by turns: one block, as printed
+                rendered = streams_block(out, ctx)
+            elif isinstance(out, Image) and asset is None:  # refused by figure_assets
                 rendered = output_block(t["figure_refused"], "pn-output--stderr", t["stderr"], t, ctx.took, tpl)
             else:
                 rendered = kind_of(out).html(out, ctx)
             blocks += [rendered] if rendered else []
     blocks.append(footer(tpl, example, record, lang, links))
     return blocks, used
+
+
+def _runs(outputs: tuple[Output, ...]) -> list[tuple[int, Output | list[Stream]]]:
+    """A cell's outputs with their positions, each run of two or more consecutive streams as one list: the
+    runner merges consecutive text of one stream, so such a run is stdout and stderr printed by turns (a
+    warning between a table's header and its rows), which the page shows in one block, in that order."""
+    runs: list[tuple[int, Output | list[Stream]]] = []
+    for pos, out in enumerate(outputs):
+        if isinstance(out, Stream) and runs and isinstance(runs[-1][1], Stream | list):
+            start, prev = runs[-1]
+            runs[-1] = (start, [*prev, out] if isinstance(prev, list) else [prev, out])
+        else:
+            runs.append((pos, out))
+    return runs
 
 
 def _shown(fresh: Freshness) -> list[DeviceOutputs]:

@@ -113,6 +113,20 @@ def _stream_html(out: Stream, ctx: Context) -> str:  # output_block cleans the t
     return output_block(text, "pn-output--stdout", ctx.t["output"], ctx.t, ctx.took, ctx.templates)
 
 
+def streams_block(outs: list[Stream], ctx: Context) -> str:
+    """Stream outputs printed by turns (stdout, stderr, stdout...) as one block, in the order they were printed
+    (``templates/example/streams.html``), the stderr parts marked; collapsed when long, as ``output_block``."""
+    parts = [{"text": clean_text(example_text(o.text, ctx.example_path, ctx.line_map, ctx.show_code)),
+              "stderr": o.name == "stderr"} for o in outs]
+    if parts:
+        parts[-1]["text"] = parts[-1]["text"].rstrip("\n")
+    n = sum(p["text"].count("\n") for p in parts) + 1
+    summary = ctx.t["long_output"].format(lines=n) if n > LONG_OUTPUT_LINES else ""
+    label = ctx.t["output_with_stderr"] if any(p["stderr"] for p in parts) else ctx.t["output"]
+    return ctx.templates.render("example/streams.html", label=label, took=ctx.took, summary=summary, parts=parts,
+                                stderr=ctx.t["stderr"])
+
+
 def _stream_nb(out: Stream, ctx: Context) -> dict:
     return {"output_type": "stream", "name": out.name, "text": _lines(page_text(out.text))}
 

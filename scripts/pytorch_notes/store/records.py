@@ -27,7 +27,7 @@ from pytorch_notes.execute.limits import RECORD_FILE_BYTES
 from pytorch_notes.filememo import file_memo
 from pytorch_notes.parse import Example, check_example_id
 from pytorch_notes.settings import EXAMPLES_DIR, display_path
-from pytorch_notes.store import layout
+from pytorch_notes.store import layout, tokens
 from pytorch_notes.store.layout import StoreError  # defined beside the path checks that raise it; imported from here
 from pytorch_notes.store.model import DEVICE_KINDS, Failure, FormatError, Record, dumps, load
 
@@ -168,7 +168,7 @@ def save_record(record: Record, examples_dir: Path = EXAMPLES_DIR) -> Path:
     """
     _place(record)
     path = layout.record_path(record.example, record.device_kind, examples_dir)
-    store_write_text(path, dumps(record))
+    store_write_text(path, dumps(tokens.scrub(record)))  # credentials by their shape, whoever made the record
     layout.checked_path(layout.failure_path(record.example, record.device_kind, examples_dir)).unlink(missing_ok=True)
     return path
 
@@ -178,7 +178,7 @@ def save_failure(failure: Failure, examples_dir: Path = EXAMPLES_DIR) -> Path:
     Raises StoreError like ``save_record``."""
     _place(failure)
     path = layout.failure_path(failure.example, failure.device_kind, examples_dir)
-    store_write_text(path, dumps(failure))
+    store_write_text(path, dumps(tokens.scrub(failure)))
     return path
 
 

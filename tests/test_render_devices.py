@@ -255,3 +255,34 @@ def test_streams_printed_by_turns_read_in_one_block_in_print_order(write_example
                         "UserWarning: &lt;cuBLAS&gt;&#10;</span>    1  26.03&#10;    8  37.22")
         assert "pn-output--streams" not in second and "made up" in second
 
+
+FIGURE_SOURCE = '''# %% caption="Loss per step"
+import torch
+# %% caption_zh="每一步的损失" caption_en="Loss per training step"
+import torch
+# %%
+import torch
+'''
+
+
+def test_a_figure_speaks_the_page_language(write_example, examples_dir):
+    """Alt text and caption: the cell's caption_<lang>=, else on English pages the figure's titles or the cell's
+    caption= (English, like the figures' own text), else a generic line in the page's language (issue 44,
+    item 5); caption_zh= and caption_en= describe, so adding them keeps the records fresh."""
+    from test_store import PNG
+    ex = parse_example(write_example("ch/ex.py", FIGURE_SOURCE), examples_dir)
+    data = fake_record(ex, "cpu")
+    for cell, alt in zip(data["cells"], ("", "", "Its own title"), strict=True):
+        cell["outputs"] = [{"type": "image", "mime": "image/png", "data": PNG, "width": 1, "height": 1, "alt": alt}]
+    put(examples_dir, data, "cpu")
+    bare = parse_example(write_example("ch/ex.py", FIGURE_SOURCE.replace(
+        ' caption_zh="每一步的损失" caption_en="Loss per training step"', "")), examples_dir)
+    assert bare.key == ex.key, "caption_zh= and caption_en= are left out of the key"
+
+    def alts(lang):
+        page = to_html(render_example(ex, freshness(ex, examples_dir), lang, str, LINKS)[0])
+        return [(a, c) for a, c in re.findall(r'<img [^>]*alt="([^"]*)".*?<figcaption>(.*?)</figcaption>', page, re.S)]
+
+    assert alts("en") == [("Loss per step",) * 2, ("Loss per training step",) * 2, ("Its own title",) * 2]
+    assert alts("zh") == [("图 1：ch/ex.py 第 1 个单元格的输出",) * 2, ("每一步的损失",) * 2,
+                          ("图 3：ch/ex.py 第 3 个单元格的输出",) * 2], "no English on a Chinese page"

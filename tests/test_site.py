@@ -245,3 +245,35 @@ def test_twin_pages_have_their_sections_in_step(site):
                                "\n  ".join(f"{lang}: " + " ".join(f"h{lvl}#{anchor}" for lvl, anchor in levels[lang])
                                            for lang in LANGUAGES[:2]))
     assert not out_of_step, "\n".join(out_of_step)
+
+
+def test_figures_speak_the_page_language(site):
+    """Every figure's alt text and caption on a Chinese page is Chinese, on an English page English, never the
+    generic "Figure n: output of cell c" line; no notebook image keeps nbconvert's placeholder alt, "No
+    description has been provided for this image" (issue 44, item 5: 11 English figures in 6 Chinese chapters,
+    28 placeholder alts on the Chinese notebook pages). A figure cell says it with caption_zh= / caption_en=."""
+    from pytorch_notes.render.strings import STRINGS
+    from pytorch_notes.site.notebook_view import NBCONVERT_ALT
+    cjk = re.compile(r"[\u4e00-\u9fff]")
+    generic = {lang: re.compile(re.sub(r"\\\{\w+\\\}", ".+", re.escape(STRINGS[lang]["figure"]))) for lang in LANGUAGES}
+    figure = re.compile(r'<figure class="pn-figure">.*?<img [^>]*alt="([^"]*)".*?<figcaption>(.*?)</figcaption>', re.S)
+    counts, problems = {lang: [0, 0] for lang in LANGUAGES}, []
+    for page in html_pages(site):
+        rel = page.relative_to(site).as_posix()
+        lang = next((x for x in LANGUAGES if rel.startswith(page_dir(x)) and page_dir(x)), LANGUAGES[0])
+        text = page.read_text(encoding="utf-8")
+        shown = [(alt, cap) for alt, cap in figure.findall(text)]
+        if "/notebooks/" in f"/{rel}":
+            shown = [(alt, alt) for alt in re.findall(r'<img [^>]*alt="([^"]*)"[^>]*src="[^"]*outputs/', text)]
+            counts[lang][1] += len(shown)
+            if NBCONVERT_ALT in text:
+                problems.append(f"{rel}: nbconvert's placeholder alt")
+        else:
+            counts[lang][0] += len(shown)
+        for alt, cap in shown:
+            for what, value in (("alt", alt), ("caption", cap)):
+                if bool(cjk.search(value)) != (lang == "zh") or generic[lang].fullmatch(value):
+                    problems.append(f"{rel}: {what} {value!r} is not a description in the page's language")
+    assert not problems, "\n".join(problems[:20])
+    for lang, (chapters, notebooks) in counts.items():
+        assert chapters >= 60 and notebooks >= 28, f"{lang}: {chapters} figures on chapters, {notebooks} on notebooks"

@@ -38,7 +38,7 @@ for name, ref in [("is_causal=True", ref_causal), ("bool attn_mask", ref_bool), 
     diff = (out - ref).abs().max().item()
     print(f"{name:16s} allclose: {torch.allclose(out, ref, atol=1e-5)}  max abs difference: {diff:.1e}")
 
-# %% caption="Attention weights without and with the causal mask"
+# %% caption="Attention weights without and with the causal mask" caption_zh="不加掩码和加因果掩码时的注意力权重"
 full = (scores.softmax(dim=-1))[0].cpu()
 fig, axes = plt.subplots(1, 2, figsize=(8, 3.6))
 for ax, w, title in [(axes[0], full, "no mask"), (axes[1], weights[0].cpu(), "causal mask")]:

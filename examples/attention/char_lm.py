@@ -157,7 +157,7 @@ elapsed = time.perf_counter() - start
 # %% volatile=true
 print(f"{steps} steps in {elapsed:.1f} s on {device}")
 
-# %% caption="Training loss of the character-level model"
+# %% caption="Training loss of the character-level model" caption_zh="字符级模型的训练损失"
 plt.figure(figsize=(6, 3.5))
 plt.plot(history, alpha=0.4, label="train (one batch)")
 plt.plot([s for s, _ in evals], [e["train"] for _, e in evals], "o-", label="train (estimate)")

@@ -1,4 +1,4 @@
-# %%
+# %% caption_zh="广播：大小为 1 的维度被拉伸到相同大小（浅色格子并不实际存储）；缺少的前导维度当作 1，再被拉伸"
 import matplotlib.pyplot as plt
 from matplotlib.patches import Rectangle
 

@@ -9,7 +9,7 @@ print("targets:", digits.target.shape, "classes:", np.unique(digits.target))
 print("pixel range:", digits.images.min(), "to", digits.images.max())
 print("images per class:", np.bincount(digits.target))
 
-# %% caption="The first 16 handwritten digits with their labels"
+# %% caption="The first 16 handwritten digits with their labels" caption_zh="前 16 个手写数字及其标签"
 import matplotlib.pyplot as plt
 
 fig, axes = plt.subplots(2, 8, figsize=(6, 2))

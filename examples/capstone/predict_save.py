@@ -59,7 +59,7 @@ print("misclassified test images:", len(wrong))
 for i in wrong[:5].tolist():
     print(f"  test #{i}: true {y_test[i].item()}, predicted {pred[i].item()}")
 
-# %%
+# %% caption_zh="测试集里的数字：标题是预测值，括号里是真实值，预测错的标为红色" caption_en="Test digits: each title is the prediction, the true label in brackets; wrong ones in red"
 import matplotlib.pyplot as plt
 
 mistakes = wrong[:4]

@@ -81,7 +81,7 @@ for epoch in range(1, epochs + 1):
 best = min(range(epochs), key=lambda i: history["val_loss"][i])
 print(f"lowest validation loss at epoch {best + 1}: {history['val_loss'][best]:.4f}")
 
-# %% caption="Training and validation loss per epoch"
+# %% caption="Training and validation loss per epoch" caption_zh="每个 epoch 的训练损失和验证损失"
 import matplotlib.pyplot as plt
 
 ep = range(1, epochs + 1)
@@ -95,7 +95,7 @@ ax.legend()
 fig.tight_layout()
 plt.show()
 
-# %% caption="Training and validation accuracy per epoch"
+# %% caption="Training and validation accuracy per epoch" caption_zh="每个 epoch 的训练准确率和验证准确率"
 fig, ax = plt.subplots(figsize=(6, 3.5))
 ax.plot(ep, history["train_acc"], label="train")
 ax.plot(ep, history["val_acc"], label="validation")

@@ -48,7 +48,7 @@ for t in range(500):
         w1.grad = None  # zh: 清空；w1.grad.zero_() 也可以 | en: reset; w1.grad.zero_() also works
         w2.grad = None
 
-# %%
+# %% caption_zh="用 MyReLU 的两层网络在普通梯度下降下的损失"
 fig, ax = plt.subplots(figsize=(6, 3.5))
 ax.plot(range(1, len(losses) + 1), losses)
 ax.set_yscale("log")

@@ -26,7 +26,7 @@ for i, (xb, yb) in enumerate(loader):
     xb, yb = xb.to(device), yb.to(device)
     print(f"batch {i}: xb {tuple(xb.shape)} yb {tuple(yb.shape)} class-1 share {yb.float().mean():.2f}")
 
-# %%
+# %% caption_zh="从 TensorDataset 打乱后取出的一个 32 个样本的批次"
 g = torch.Generator().manual_seed(0)
 xb, yb = next(iter(DataLoader(ds, batch_size=32, shuffle=True, generator=g)))
 plt.figure(figsize=(6, 3.5))

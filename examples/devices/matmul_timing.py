@@ -42,7 +42,7 @@ flops = 2 * n**3
 for name, t in timings.items():
     print(f"{name}: {t * 1e3:.3f} ms, {flops / t / 1e9:.1f} GFLOP/s")
 
-# %% volatile=true
+# %% volatile=true caption_zh="一次 1024×1024 float32 矩阵乘法在 CPU 和 GPU 上的耗时"
 fig, ax = plt.subplots(figsize=(6, 3.5))
 names = list(timings)
 bars = ax.bar(names, [timings[k] * 1e3 for k in names], width=0.5,

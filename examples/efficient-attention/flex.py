@@ -78,7 +78,7 @@ s, e = 300, 800
 alone = F.scaled_dot_product_attention(q[:, :, s:e], k[:, :, s:e], v[:, :, s:e], is_causal=True)
 print(f"document 2 alone vs packed: {(outs['document'][:, :, s:e] - alone).abs().max().item():.1e}")
 
-# %% caption="The three masks (yellow: may attend), with the 128×128 blocks of the block mask"
+# %% caption="The three masks (yellow: may attend), with the 128×128 blocks of the block mask" caption_zh="三种掩码（黄色：可以关注），以及块掩码的 128×128 分块和各自跳过的块的比例"
 fig, axes = plt.subplots(1, 3, figsize=(10, 3.6))
 for ax, (name, m) in zip(axes, dense.items(), strict=True):
     ax.imshow(m.cpu(), cmap="viridis", interpolation="nearest")

@@ -106,7 +106,7 @@ torch.manual_seed(2)
 samples, kept = sample(500, keep=(99, 74, 49, 24, 9, 0))
 print("samples:", tuple(samples.shape))
 
-# %% caption="32 samples of the diffusion model"
+# %% caption="32 samples of the diffusion model" caption_zh="扩散模型生成的 32 个样本"
 import matplotlib.pyplot as plt
 
 fig, axes = plt.subplots(2, 16, figsize=(8, 1.2))
@@ -116,7 +116,7 @@ for ax, img in zip(axes.flat, samples, strict=False):
 fig.tight_layout()
 plt.show()
 
-# %% caption="Four samples along the reverse process: from noise at t = 99 to a digit at t = 0"
+# %% caption="Four samples along the reverse process: from noise at t = 99 to a digit at t = 0" caption_zh="逆向过程中的四个样本：从 t = 99 的噪声到 t = 0 的数字"
 fig, axes = plt.subplots(4, len(kept), figsize=(4.5, 3.2))
 for col, (t, x) in enumerate(kept.items()):
     for row in range(4):

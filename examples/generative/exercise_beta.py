@@ -49,7 +49,7 @@ for beta in [0.0, 1.0, 4.0]:
     print(f"beta={beta}  test reconstruction {rec.item():6.2f}  KL {kl.item():6.2f}  "
           f"-ELBO {rec.item() + kl.item():6.2f}  std of mu per dim {[round(s, 2) for s in mu.std(0).tolist()]}")
 
-# %% caption="Samples from the prior N(0, I) for each beta"
+# %% caption="Samples from the prior N(0, I) for each beta" caption_zh="每个 beta 下从先验 N(0, I) 采样解码出的数字"
 import matplotlib.pyplot as plt
 
 fig, axes = plt.subplots(3, 14, figsize=(7, 1.9))

@@ -33,7 +33,7 @@ for name, ab in schedules.items():
     noise_only = (ab.sqrt() < 0.1).float().mean().item()  # zh: 信号系数不到 0.1 的步数所占比例 | en: share of steps with a signal coefficient below 0.1
     print(f"{name:20s} alpha_bar at t/T = 0.25, 0.5, 0.75, 1: {at}   share of steps with sqrt(alpha_bar) < 0.1: {noise_only:.2f}")
 
-# %% caption="Left: alpha_bar against t/T. Right: the signal-to-noise ratio alpha_bar / (1 - alpha_bar), log scale"
+# %% caption="Left: alpha_bar against t/T. Right: the signal-to-noise ratio alpha_bar / (1 - alpha_bar), log scale" caption_zh="左：alpha_bar 随 t/T 的变化；右：信噪比 alpha_bar / (1 - alpha_bar)，对数刻度"
 import matplotlib.pyplot as plt
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3))

@@ -42,7 +42,7 @@ for t in range(T):
               f"worst mean error {((x.mean(0) - alpha_bar[t].sqrt() * x0).abs().max() / se).item():.1f} SE   "
               f"one jump: std {jump.std(0).mean().item():.4f}")
 
-# %% caption="Top: one digit noised in closed form at growing t. Bottom: how much signal and noise x_t holds"
+# %% caption="Top: one digit noised in closed form at growing t. Bottom: how much signal and noise x_t holds" caption_zh="上：用闭式公式在逐渐增大的 t 下加噪的同一个数字；下：x_t 中信号和噪声各占多少"
 import matplotlib.pyplot as plt
 
 steps = [0, 9, 24, 49, 74, 99]

@@ -67,7 +67,7 @@ print(f"lowest possible reconstruction term: {floor.item():.2f}")
 # %% volatile=true
 print(f"training took {seconds:.1f} s")
 
-# %% caption="VAE training: reconstruction, KL and negative ELBO per epoch"
+# %% caption="VAE training: reconstruction, KL and negative ELBO per epoch" caption_zh="VAE 训练：每个 epoch 的重构项、KL 项和负 ELBO"
 import matplotlib.pyplot as plt
 
 h = torch.tensor(history)
@@ -85,7 +85,7 @@ fig.tight_layout()
 plt.show()
 
 
-# %% caption="Top: test digits. Bottom: their reconstructions, decoded from mu"
+# %% caption="Top: test digits. Bottom: their reconstructions, decoded from mu" caption_zh="上：测试集数字；下：从 mu 解码得到的重构"
 def show(rows, labels=None):
     fig, axes = plt.subplots(len(rows), len(rows[0]), figsize=(len(rows[0]) * 0.5, len(rows) * 0.55))
     for r, row in enumerate(rows):
@@ -103,13 +103,13 @@ with torch.no_grad():
     recon = torch.sigmoid(model.dec(mu))  # zh: 解码器给出的像素均值 | en: the decoder's mean pixel values
 show([X_test[:14], recon])
 
-# %% caption="28 samples from the prior: z ~ N(0, I), decoded"
+# %% caption="28 samples from the prior: z ~ N(0, I), decoded" caption_zh="从先验中采样的 28 个样本：z ~ N(0, I)，再解码"
 torch.manual_seed(1)
 with torch.no_grad():
     samples = torch.sigmoid(model.dec(torch.randn(28, 2, device=device)))
 show([samples[:14], samples[14:]])
 
-# %% caption="Left: the test digits' mu, coloured by class. Right: the decoder over a grid of z"
+# %% caption="Left: the test digits' mu, coloured by class. Right: the decoder over a grid of z" caption_zh="左：测试集数字的 mu，按类别着色；右：解码器在 z 的网格上的输出"
 with torch.no_grad():
     mu_test, _ = model.enc(X_test).chunk(2, dim=-1)
     grid = torch.linspace(-2.5, 2.5, 12)
@@ -132,7 +132,7 @@ b.set_title("decoder over a grid of z")
 fig.tight_layout()
 plt.show()
 
-# %% caption="From one test digit to another: interpolating in latent space (top) and in pixel space (bottom)"
+# %% caption="From one test digit to another: interpolating in latent space (top) and in pixel space (bottom)" caption_zh="从一个测试数字到另一个：在隐空间中插值（上）和在像素空间中插值（下）"
 i, j = (y_test == 0).nonzero()[0].item(), (y_test == 7).nonzero()[0].item()
 w = torch.linspace(0, 1, 10, device=device)[:, None]
 with torch.no_grad():

@@ -32,7 +32,7 @@ def walk(fn, depth=0):
 
 walk(y.grad_fn)
 
-# %%
+# %% caption_zh="y = (a * b + c.exp()).sum() 的自动求导计算图"
 pos, edges = {}, []  # zh: 节点 -> (x, y)；(父, 子) 对 | en: node -> (x, y); (parent, child) pairs
 n_leaves = 0
 

@@ -22,7 +22,7 @@ a = batch.sample()
 print("one sample per row:", a, "log_prob:", batch.log_prob(a))
 print("from logits, same probs:", Categorical(logits=batch.logits).probs[0])
 
-# %% caption="Categorical probabilities against sampled frequencies"
+# %% caption="Categorical probabilities against sampled frequencies" caption_zh="类别分布的概率和采样得到的频率"
 import matplotlib.pyplot as plt
 
 n = 10_000

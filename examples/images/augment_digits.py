@@ -40,7 +40,7 @@ def random_affine(x, generator, degrees=12, shift=0.15, scale=(0.9, 1.1)):
     return F.grid_sample(x, grid, align_corners=False)
 
 
-# %% caption="Row 1: training digits; rows 2-4: random affine augmentations of them"
+# %% caption="Row 1: training digits; rows 2-4: random affine augmentations of them" caption_zh="第 1 行：训练集数字；第 2 到 4 行：它们的随机仿射增强"
 import matplotlib.pyplot as plt
 
 g = torch.Generator().manual_seed(0)

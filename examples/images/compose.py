@@ -120,7 +120,7 @@ c = train_transform(image)
 torch.manual_seed(42)
 print("same seed, same crop:", torch.equal(c, train_transform(image)))
 
-# %% caption="Sixteen augmented 48x48 crops of china.jpg"
+# %% caption="Sixteen augmented 48x48 crops of china.jpg" caption_zh="china.jpg 的 16 个经过增强的 48×48 裁剪"
 import matplotlib.pyplot as plt
 
 mean, std = torch.tensor(MEAN).view(-1, 1, 1), torch.tensor(STD).view(-1, 1, 1)

@@ -18,7 +18,7 @@ pil = Image.open(sample.filenames[0])
 print("PIL:", pil.mode, pil.size, "(width, height)")
 print("same pixels as the array:", np.array_equal(np.asarray(pil), sample.images[0]))
 
-# %% caption="The two sample images that ship with scikit-learn"
+# %% caption="The two sample images that ship with scikit-learn" caption_zh="scikit-learn 自带的两张示例图片：china.jpg 和 flower.jpg"
 import matplotlib.pyplot as plt
 
 fig, axes = plt.subplots(1, 2, figsize=(5.4, 1.9))

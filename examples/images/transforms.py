@@ -81,7 +81,7 @@ no_colour = color_jitter(crop, 1, 1, 0)
 print("saturation 0 makes R, G and B equal:",
       torch.allclose(no_colour[0], no_colour[1]) and torch.allclose(no_colour[1], no_colour[2]))
 
-# %% caption="One crop under each transform"
+# %% caption="One crop under each transform" caption_zh="同一张图片经过每种变换后的一个裁剪"
 import matplotlib.pyplot as plt
 
 views = {"crop": crop, "flip": hflip(crop), "rotate 15°": rotate(crop, 15), "rotate 90°": r90,

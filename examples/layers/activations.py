@@ -19,7 +19,7 @@ probs = nn.Softmax(dim=1)(logits)
 print(probs)
 print("row sums:", probs.sum(dim=1))
 
-# %% caption="Common activation functions"
+# %% caption="Common activation functions" caption_zh="常用的激活函数"
 import matplotlib.pyplot as plt
 
 xs = torch.linspace(-4, 4, 200)

@@ -23,7 +23,7 @@ torch.testing.assert_close(torch.tensor(got, dtype=torch.float64), torch.tensor(
 print("matches the formula for epochs 0-29, also past T_max")
 print("epoch 10 (= T_max):", round(got[10], 6), " epoch 20 (= 2 T_max):", round(got[20], 6))
 
-# %%
+# %% caption_zh="CosineAnnealingLR(T_max=10, eta_min=0.01) 的学习率和它的公式"
 plt.figure(figsize=(6, 3.2))
 plt.plot(range(EPOCHS), got, "o", ms=4, label="CosineAnnealingLR")
 t = torch.linspace(0, EPOCHS - 1, 300)

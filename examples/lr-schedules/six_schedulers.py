@@ -47,7 +47,7 @@ print(f"{'lr at epoch':42s}", " ".join(f"{e:>6d}" for e in cols))
 for name, lrs in curves.items():
     print(f"{name:42s}", " ".join(f"{lrs[e]:.4f}" for e in cols))
 
-# %%
+# %% caption_zh="六种学习率调度器，初始 lr = 0.1"
 fig, axes = plt.subplots(2, 3, figsize=(9, 5), sharex=True, sharey=True)
 for ax, (name, lrs) in zip(axes.flat, curves.items(), strict=True):
     ax.plot(range(EPOCHS), lrs, drawstyle="steps-post")

@@ -71,7 +71,7 @@ for name, (blocks, residual) in runs.items():
     curves[name] = losses
     print(f"{name:25s} mean loss, first 10 steps {sum(losses[:10]) / 10:.3f}, last 20 steps {sum(losses[-20:]) / 20:.3f}")
 
-# %% caption="Training loss of plain and residual CNNs on the 8x8 digits (moving average over 10 steps)"
+# %% caption="Training loss of plain and residual CNNs on the 8x8 digits (moving average over 10 steps)" caption_zh="普通 CNN 和残差 CNN 在 8×8 数字上的训练损失（10 步的移动平均）"
 import matplotlib.pyplot as plt
 
 fig, ax = plt.subplots(figsize=(6, 3.2))

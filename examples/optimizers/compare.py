@@ -31,7 +31,7 @@ for name, make in settings.items():
     histories[name] = losses
     print(f"{name:26s} loss after 300 steps: {losses[-1]:.4f}")
 
-# %% caption="Training loss of SGD, momentum, Adam and AdamW"
+# %% caption="Training loss of SGD, momentum, Adam and AdamW" caption_zh="SGD、动量法、Adam 和 AdamW 的训练损失"
 import matplotlib.pyplot as plt
 
 fig, ax = plt.subplots(figsize=(6, 3.5))

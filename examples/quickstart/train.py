@@ -51,7 +51,7 @@ for epoch in range(15):
     epoch_losses.append(total / len(train_set))
     print(f"epoch {epoch + 1:2d}  mean training loss {epoch_losses[-1]:.4f}")
 
-# %% caption="Training loss per batch and per epoch on the digits"
+# %% caption="Training loss per batch and per epoch on the digits" caption_zh="在手写数字上每个批次和每个 epoch 的训练损失"
 import matplotlib.pyplot as plt
 
 steps_per_epoch = len(train_loader)

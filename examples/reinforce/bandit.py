@@ -41,7 +41,7 @@ print(f"minimise +log_prob*A: mean reward, last 20 steps {np.mean(wrong_rewards[
 for label, ls in (("-log_prob*A", losses), ("+log_prob*A", wrong_losses)):
     print(f"loss {label}: first 20 steps {np.mean(ls[:20]):+.3f}, last 20 steps {np.mean(ls[-20:]):+.3f}")
 
-# %% caption="REINFORCE on a 5-armed bandit: reward, probability of the best arm and loss, with the right and the wrong sign"
+# %% caption="REINFORCE on a 5-armed bandit: reward, probability of the best arm and loss, with the right and the wrong sign" caption_zh="5 臂老虎机上的 REINFORCE：损失符号正确和错误时的奖励、最优臂的概率和损失"
 import matplotlib.pyplot as plt
 
 

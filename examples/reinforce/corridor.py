@@ -62,7 +62,7 @@ with torch.no_grad():
 print("P(right) in each cell:", p_right.numpy().round(3))
 print("shortest path: 5 steps; mean of the last 20 episodes:", np.mean(lengths[-20:]))
 
-# %% caption="Episode length while REINFORCE learns the corridor"
+# %% caption="Episode length while REINFORCE learns the corridor" caption_zh="REINFORCE 学习走廊时每个回合的长度"
 import matplotlib.pyplot as plt
 
 fig, ax = plt.subplots(figsize=(6, 3))

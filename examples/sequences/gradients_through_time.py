@@ -34,7 +34,7 @@ print(f"{'gradient norm at input':22s}", "  ".join(f"{'t=' + str(t):7s}" for t i
 for name, g in grads.items():
     print(f"{name:22s}", "  ".join(f"{g[t]:.1e}" for t in (0, 20, 40, 59)))
 
-# %% caption="Gradient norm reaching each time step's input, log scale"
+# %% caption="Gradient norm reaching each time step's input, log scale" caption_zh="传到每个时间步输入上的梯度范数，对数刻度"
 import matplotlib.pyplot as plt
 
 fig, ax = plt.subplots(figsize=(6, 3.5))

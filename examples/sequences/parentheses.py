@@ -95,7 +95,7 @@ for epoch in range(1, 6):
 print(f"longer test sequences (22-40 tokens): acc {accuracy(model, long_set):.3f}")
 print(f"gradient norm before clipping: max {max(norms):.2f}, steps clipped {sum(n > 1.0 for n in norms)}/{len(norms)}")
 
-# %% caption="Training loss per step"
+# %% caption="Training loss per step" caption_zh="每一步的训练损失"
 import matplotlib.pyplot as plt
 
 fig, ax = plt.subplots(figsize=(6, 3.5))

@@ -90,7 +90,7 @@ test_loss, test_acc = evaluate(model, test_loader)
 print(f"test loss {test_loss:.4f}  test accuracy {test_acc:.3f}")
 tmp.cleanup()
 
-# %% caption="Training and validation loss with early stopping"
+# %% caption="Training and validation loss with early stopping" caption_zh="使用早停时的训练损失和验证损失"
 import matplotlib.pyplot as plt
 
 epochs = range(1, len(history["train"]) + 1)

@@ -41,7 +41,7 @@ for epoch in range(100):
 
 print("learned weight:", round(model.weight.item(), 3), " bias:", round(model.bias.item(), 3))
 
-# %%
+# %% caption_zh="用 SGD 拟合 y = 3x + 2 时的损失"
 plt.figure(figsize=(6, 3.5))
 plt.plot(losses)
 plt.yscale("log")

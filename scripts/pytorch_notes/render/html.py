@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pytorch_notes.comments import localize, map_line, shown_cells
-from pytorch_notes.parse import Example
+from pytorch_notes.parse import Cell, Example
 from pytorch_notes.render.escape import clean_text, field, markdown_text, safe_rel
 from pytorch_notes.render.footer import Links, comparison, device_label, footer, verification_line
 from pytorch_notes.render.kinds import Context, kind_of, output_block, streams_block
@@ -37,8 +37,9 @@ from pytorch_notes.store.records import STATE_RANK, DeviceOutputs, Freshness
 from pytorch_notes.store.untrusted import figure_problem
 
 # Links, device_label and verification_line live in footer.py; the site and the tests import them from here too.
-__all__ = ["STRINGS", "Asset", "Links", "clean_text", "device_label", "figure_assets", "render_example",
-           "verification_line"]
+__all__ = ["STRINGS", "Asset", "Links", "clean_text", "device_label", "figure_alt", "figure_assets",
+           "render_example", "verification_line"]
+FIGURE_TEXT_LANG = "en"  # the language of a figure's own titles and of a cell's caption= (CONTRIBUTING)
 
 @dataclass(frozen=True)
 class Asset:
@@ -121,9 +122,7 @@ def _device_blocks(tpl: Templates, example: Example, dev: DeviceOutputs, lang: s
             if asset is not None:
                 figures += 1
                 used.append(asset)
-                # the figure's own titles, else the cell's caption="...", else a generic description
-                alt = (out.alt or str(cell.metadata.get("caption", ""))
-                       or t["figure"].format(n=figures, example=example.rel, cell=cell.index + 1))
+                alt = figure_alt(out, cell, lang, figures, example.rel)
                 ctx = Context(t, url_for(asset.path), alt, **where)  # cleaned where it is shown (kinds)
             if isinstance(out, list):  # stdout and stderr by turns: one block, as printed
                 rendered = streams_block(out, ctx)
@@ -148,6 +147,17 @@ def _runs(outputs: tuple[Output, ...]) -> list[tuple[int, Output | list[Stream]]
         else:
             runs.append((pos, out))
     return runs
+
+
+def figure_alt(out: Image, cell: Cell, lang: str, n: int, rel: str) -> str:
+    """The alt text and caption of a figure on a page of ``lang`` (the notebook page's too): the cell's
+    ``caption_<lang>=``; else, on a page in the figures' own language (``FIGURE_TEXT_LANG``), the figure's
+    titles (``Image.alt``) or the cell's ``caption=``; else a generic line with the figure's number ``n`` in
+    example ``rel`` and its cell. Uncleaned: the template escapes it (``kinds.FIGURE_ALT`` bounds it)."""
+    own = str(cell.metadata.get(f"caption_{lang}", ""))
+    if not own and lang == FIGURE_TEXT_LANG:
+        own = out.alt or str(cell.metadata.get("caption", ""))
+    return own or STRINGS[lang]["figure"].format(n=n, example=rel, cell=cell.index + 1)
 
 
 def _shown(fresh: Freshness) -> list[DeviceOutputs]:

@@ -120,6 +120,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "nb_captured": "**输出捕获于**：{facts}。",
         "nb_explained": "正文讲解见[{chapter}]({chapter_url})。",
         "nb_chapter_title": "{chapter} · 笔记本",
+        "nb_figure": "笔记本里的一张图",
         "nb_chapter_intro": "这是「{chapter}」一章嵌入的全部 {n} 个示例，按它们在页面上出现的顺序排列："
                             "代码和它们真实运行时的输出。每个示例单独成节，各自从头运行。",
         "nb_section": "示例 `examples/{rel}`。输出捕获于：{facts}。",
@@ -257,6 +258,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "nb_captured": "**Outputs captured on**: {facts}.",
         "nb_explained": "It is explained in [{chapter}]({chapter_url}).",
         "nb_chapter_title": "{chapter} · notebook",
+        "nb_figure": "A figure of the notebook",
         "nb_chapter_intro": "The {n} examples that the chapter “{chapter}” embeds, in the order of the page: their "
                             "code and the outputs of a real run. Each example is a section of its own and runs from "
                             "its start.",

@@ -5,10 +5,14 @@ the search index; and mkdocs-jupyter's render cache kept for every language.
 
 from __future__ import annotations
 
+import html as html_lib
 import re
 
 from mkdocs.utils import get_relative_url
 
+from pytorch_notes.render.escape import field
+from pytorch_notes.render.html import figure_alt
+from pytorch_notes.render.kinds import FIGURE_ALT
 from pytorch_notes.render.notebook import chapter_notebook_title
 from pytorch_notes.render.strings import ui
 from pytorch_notes.site import bundles, notebook_styles
@@ -16,6 +20,9 @@ from pytorch_notes.site.notebooks import NotebookSite, is_notebook_page
 from pytorch_notes.site.urls import absolute_page_url, chapter_ipynb_url, lang_root, page_url
 
 _DATA_PNG = re.compile(r'src="data:image/png;base64,([A-Za-z0-9+/=\s]+)"')
+_IMG = re.compile(r"<img\b[^>]*>")
+_ALT = re.compile(r'\salt="[^"]*"')
+NBCONVERT_ALT = "No description has been provided for this image"  # nbconvert's alt for an image without one
 
 
 def name_pages(pages) -> None:
@@ -37,7 +44,9 @@ def prepare_page(html: str, page, config, tokens: notebook_styles.TokenStyles, e
       pages need (``notebook_styles``), linked by the template; code tokens no rule styles are unwrapped
       (``tokens``), and the copy buttons' icons drawn by CSS (``_slim_markup``);
     * each figure whose bytes the site serves as a file (``render.html.figure_assets``, the same ones the
-      chapter page shows) is linked instead of inlined as base64;
+      chapter page shows) is linked instead of inlined as base64, with the alt text the chapter page gives it
+      in the page's language (``render.html.figure_alt``) instead of nbconvert's placeholder, "No description
+      has been provided for this image";
     * the header cell's absolute chapter link (for the downloaded file) becomes relative to the page;
     * the page stays out of the search index (``meta.search.exclude``, read by Material's search
       plugin): it repeats the examples the chapter page embeds, and the chapter's entries carry their code.
@@ -63,7 +72,7 @@ def prepare_page(html: str, page, config, tokens: notebook_styles.TokenStyles, e
     if absolute:
         html = html.replace(f'href="{absolute}"', f'href="{chapter_link}"')
     html = _slim_markup(tokens.slim_code(notebook_styles.split_styles(html)[0]))
-    return _link_figures(_title_anchor(html, page), chapter.examples, here, embeds)
+    return _link_figures(_title_anchor(html, page), chapter.examples, here, embeds, lang)
 
 
 def _title_anchor(html: str, page) -> str:
@@ -94,22 +103,31 @@ def _slim_markup(html: str) -> str:
     return html
 
 
-def _link_figures(html: str, examples, here: str, embeds) -> str:
-    """Replace each inlined PNG that is one of the chapter's figure files by a link to that file."""
-    files: dict[str, str] = {}
+def _link_figures(html: str, examples, here: str, embeds, lang: str) -> str:
+    """Replace each inlined PNG that is one of the chapter's figure files by a link to that file, and give
+    every image the alt text of its figure on the chapter page of ``lang`` (a figure nbconvert got no file
+    for, should there be one, the notebook's generic line rather than nbconvert's English placeholder)."""
+    files: dict[str, tuple[str, str]] = {}
     for rel in examples:
-        record = embeds.shown_example(rel)[1]
+        example, record = embeds.shown_example(rel)
         cells = {c.index: c for c in record.cells} if record is not None else {}
-        for (index, pos), asset in embeds.figures(record).items():
-            files["".join(cells[index].outputs[pos].data.split())] = asset.path
-    if not files:
-        return html
+        shown = {c.index: c for c in example.cells} if example is not None else {}
+        for n, ((index, pos), asset) in enumerate(embeds.figures(record).items(), start=1):
+            out = cells[index].outputs[pos]
+            alt = figure_alt(out, shown[index], lang, n, rel) if index in shown else ui(lang)["nb_figure"]
+            files["".join(out.data.split())] = (asset.path, alt)
 
-    def link(m: re.Match) -> str:
-        path = files.get("".join(m.group(1).split()))
-        return f'src="{get_relative_url(path, here)}" loading="lazy"' if path else m.group(0)
+    def image(m: re.Match) -> str:
+        tag, alt = m.group(0), ui(lang)["nb_figure"]
+        if (data := _DATA_PNG.search(tag)) and (found := files.get("".join(data.group(1).split()))):
+            path, alt = found
+            tag = tag.replace(data.group(0), f'src="{get_relative_url(path, here)}" loading="lazy"')
+        elif _ALT.search(tag) and NBCONVERT_ALT not in tag:
+            return tag  # an image with an alt text of its own
+        alt = f' alt="{html_lib.escape(field(alt, FIGURE_ALT), quote=True)}"'
+        return _ALT.sub(lambda _: alt, tag, count=1) if _ALT.search(tag) else tag.replace("<img", "<img" + alt, 1)
 
-    return _DATA_PNG.sub(link, html)
+    return _IMG.sub(image, html)
 
 
 def keep_render_cache(site: NotebookSite, config) -> None:

@@ -11,18 +11,16 @@ from __future__ import annotations
 
 import html
 import io
-import os
 import posixpath
 import re
-import subprocess
-import sys
 import time
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from conftest import bytecode_env
+from pytorch_notes.execute.script import run_script
 from pytorch_notes.parse import cell_options
 from pytorch_notes.settings import LANGUAGES
 from pytorch_notes.site import bundles, chapters, zips
@@ -215,8 +213,8 @@ def test_every_script_in_every_zip_is_valid_python(site):
 
 @site_group
 def test_scripts_of_a_chapter_run_where_they_are_unzipped(site, tmp_path):
-    """Two examples of the first chapter (none of its cells is meant to raise, see #27), run with
-    ``python <name>.py`` in the folder the zip unpacks to."""
+    """Two examples of the first chapter (none of its cells is meant to raise, see #27), run as
+    ``python <name>.py`` in the folder the zip unpacks to (``run_script``: the capture's runner and sandbox)."""
     chapter = next(c for c in _chapters("en") if c.slug == "intro")
     with zipfile.ZipFile(site / bundles.chapter_url("en", chapter)) as zf:
         zf.extractall(tmp_path)
@@ -225,11 +223,9 @@ def test_scripts_of_a_chapter_run_where_they_are_unzipped(site, tmp_path):
     assert len(scripts) == len(chapter.examples)
     raising = [p.name for p in scripts if any("raises" in o for _, o in cell_options(p.read_text(encoding="utf-8")))]
     assert not raising, "pick a chapter without raises="
-    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path), "MPLBACKEND": "Agg", **bytecode_env()}
     chosen = [folder / "first_gradient.py", folder / "numpy_vs_torch.py"]
-    runs = [subprocess.Popen([sys.executable, p.name], cwd=folder, env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True) for p in chosen]
+    with ThreadPoolExecutor(2) as pool:  # through the capture's runner and sandbox, as the examples run
+        runs = list(pool.map(lambda p: run_script(p, cwd=folder, timeout_s=120), chosen))
     for path, run in zip(chosen, runs, strict=True):
-        out, _ = run.communicate(timeout=120)
-        assert run.returncode == 0, f"{path.name}:\n{out}"
-        assert out.strip(), f"{path.name} printed nothing"
+        assert run.ok, f"{path.name}: {run.message}\n{run.stdout}{run.stderr}"
+        assert run.stdout.strip(), f"{path.name} printed nothing"

@@ -2,20 +2,21 @@
 
 The fast tests run a made-up example and one real one; ``make check-downloads`` runs every download whose
 example has a ``raises=`` cell (the others are the captured code itself plus a comment footer), in the
-reader's two languages: ``PYTORCH_NOTES_RUN_DOWNLOADS=1 pytest tests/test_downloads.py``.
+reader's two languages: ``PYTORCH_NOTES_RUN_DOWNLOADS=1 pytest tests/test_downloads.py``. A download is code
+nobody reviewed yet, as its example is: each runs through the capture's runner and sandbox (``run_script``).
 """
 
 from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
+import uuid
 from pathlib import Path
 
 import pytest
 from pytorch_notes.comments import localize
 from pytorch_notes.examplefiles import discover_examples as discover
+from pytorch_notes.execute.script import Outcome, run_script
 from pytorch_notes.parse import parse_example
 from pytorch_notes.render.download import py_download, run_past_errors
 from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES
@@ -41,9 +42,9 @@ int("not a number")
 '''
 
 
-def run(path: Path, timeout: int = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=timeout,
-                          cwd=path.parent)
+def run(path: Path, timeout: int = 120) -> Outcome:
+    """``python <path>`` in its folder, as the capture runs an example (sandboxed, the example's environment)."""
+    return run_script(path, timeout_s=timeout)
 
 
 def raising_lines(source: str) -> dict[str, int]:
@@ -63,13 +64,37 @@ def test_a_download_runs_past_every_expected_error_with_the_pages_line_numbers(t
     script = tmp_path / "ex.py"
     script.write_text(py_download(SOURCE, None, []), encoding="utf-8")
     done = run(script, timeout=30)
-    assert done.returncode == 0, done.stderr
+    assert done.ok, done.message + done.stderr
     assert done.stdout.split() == ["one", "two", "1"], done.stdout
     for name, line in raising_lines(SOURCE).items():
         assert re.search(rf'line {line}, in <module>\n.*\n(?:.*\n)*?{name}', done.stderr), (name, line, done.stderr)
     code = run_past_errors(SOURCE)
     assert code.splitlines()[: len(SOURCE.splitlines())][1:4] == SOURCE.splitlines()[1:4]
     assert len(code.splitlines()) == len(SOURCE.splitlines()) + 1, "only the last cell's except is a new line"
+
+
+def test_a_download_runs_in_the_capture_sandbox_not_with_the_callers_environment(tmp_path, monkeypatch):
+    """What a changed example tried in a download (issue 42): read the caller's token, write outside its
+    folder. It sees the example's environment only, and under bubblewrap writes nothing but its copy."""
+    token = f"pn-caller-{uuid.uuid4().hex}"
+    monkeypatch.setenv("PN_TEST_CALLER_TOKEN", token)
+    outside = tmp_path / "outside.txt"
+    script = tmp_path / "dl" / "ex.py"
+    script.parent.mkdir()
+    script.write_text(f"""import os
+print("token", os.environ.get("PN_TEST_CALLER_TOKEN"))
+print("home", os.environ["HOME"] != {os.environ.get("HOME", "")!r})
+try:
+    open({str(outside)!r}, "w").write("written")
+except OSError as exc:
+    print("refused", type(exc).__name__)
+""", encoding="utf-8")
+    done = run(script, timeout=30)
+    assert done.ok, done.message + done.stderr
+    assert done.stdout.startswith("token None\nhome True\n"), done.stdout
+    if done.isolation.startswith("bwrap"):
+        assert "refused" in done.stdout and not outside.exists(), done.stdout
+    assert os.listdir(script.parent) == ["ex.py"], "the script runs on a copy"
 
 
 def test_every_download_keeps_the_page_line_numbers():
@@ -92,7 +117,7 @@ def test_a_real_download_with_nine_cells_runs_to_its_end(tmp_path):
     script = tmp_path / "common_errors.py"
     script.write_text(py_download(ex.path.read_text(encoding="utf-8"), None, [], "en"), encoding="utf-8")
     done = run(script)
-    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.ok, done.message + done.stderr[-2000:]
     expected = sum(1 for c in ex.cells if c.metadata.get("raises"))
     assert done.stderr.count("Traceback (most recent call last)") == expected, done.stderr[-2000:]
 
@@ -108,6 +133,6 @@ def test_every_download_with_expected_errors_runs_to_its_end(tmp_path, lang):
         script = tmp_path / path.name
         script.write_text(py_download(path.read_text(encoding="utf-8"), None, [], lang), encoding="utf-8")
         done = run(script, timeout=max(ex.timeout_s, 60) * 2)
-        if done.returncode != 0:
-            failed.append(f"{ex.rel}: exit {done.returncode}: {done.stderr[-500:]}")
+        if not done.ok:
+            failed.append(f"{ex.rel}: {done.status}: {done.message[:300]} {done.stderr[-500:]}")
     assert not failed, "\n".join(failed)

@@ -125,7 +125,7 @@ def _started(tmp: Path) -> bool:
 
 
 def test_capture_killed_mid_run_leaves_whole_files_and_next_run_finishes(write_example, examples_dir, tmp_path):
-    flag, tmp = examples_dir.parent / "slow.flag", tmp_path / "tmp"
+    flag, tmp = examples_dir / "slow.flag", tmp_path / "tmp"  # where the sandbox shows it
     flag.write_text("")
     tmp.mkdir()
     write_example("a/fast.py", '# %%\nprint("fast")\n')
@@ -155,9 +155,9 @@ def test_capture_killed_mid_run_leaves_whole_files_and_next_run_finishes(write_e
 def test_two_captures_at_once_do_not_corrupt_the_store(write_example, examples_dir):
     """The second capture starts while the first holds the store's lock: the first's first example waits
     until the second has said that it waits (no race with how fast either starts)."""
-    # In the repository, where the sandbox lets the example see it, but among the tool caches the fallback's
+    # In the examples folder, which the sandbox lets the example see, but among the tool caches the fallback's
     # repository check leaves out: the test writes it while the example runs.
-    release = examples_dir.parent / ".pytest_cache" / "release"
+    release = examples_dir / ".pytest_cache" / "release"
     release.parent.mkdir()
     write_example("ch/ex0.py", f"# %%\nimport os, time\nwhile not os.path.exists({str(release)!r}):\n"
                                f"    time.sleep(0.05)\nprint(\"run 0\")\n")
@@ -258,7 +258,7 @@ def test_failed_recapture_shows_last_good_output_with_notice_and_warns(write_exa
 def test_ctrl_c_stops_capture_promptly_keeps_what_finished_and_leaves_no_temporary_directory(
         write_example, examples_dir, tmp_path):
     """SIGINT, as Ctrl-C sends it, to a real ``capture.py -j 2`` while one example sleeps."""
-    flag, tmp = examples_dir.parent / "slow.flag", tmp_path / "tmp"
+    flag, tmp = examples_dir / "slow.flag", tmp_path / "tmp"  # where the sandbox shows it
     flag.write_text("")
     tmp.mkdir()
     write_example("a/fast.py", '# %%\nprint("fast")\n')

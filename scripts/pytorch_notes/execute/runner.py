@@ -8,13 +8,15 @@ runs as ``__main__`` in a real module registered as ``sys.modules["__main__"]`` 
 class it defines works), ``sys.argv == [example]``, ``sys.path[0]`` is the example's folder,
 stdin is ``/dev/null`` and the working directory is a fresh scratch directory.
 
-SPEC (written by the parent) holds the example's path and cells (index, line, source,
-metadata), the paths of the two files that file descriptors 1 and 2 write to, of the scratch
-directory, ``TMPDIR`` and the repository root, the ``limits`` to apply (``sandbox.Limits``), and three
-file descriptors the parent opened: ``results_fd`` (the report below), ``stack_fd`` (stack dumps) and
-``position_fd`` (the line running now, sampled every 50 ms and rewritten in place, for a process
-killed without a word: ``SIGKILL`` from the out-of-memory killer). The runner knows no facts about
-the machine: the parent describes the device, versions and isolation itself (``supervise``).
+SPEC (written by the parent) holds the example's path and cells (index, line, source, metadata), the
+capture's bytecode prefix (``pycache``: read, never written, since the example's environment has
+``PYTHONDONTWRITEBYTECODE``), the paths of the two files that file descriptors 1 and 2 write to, of
+the scratch directory, ``TMPDIR`` and the repository root, the ``limits`` to apply
+(``sandbox.Limits``), and three file descriptors the parent opened: ``results_fd`` (the report
+below), ``stack_fd`` (stack dumps) and ``position_fd`` (the line running now, sampled every 50 ms
+and rewritten in place, for a process killed without a word: ``SIGKILL`` from the out-of-memory
+killer). The runner knows no facts about the machine: the parent describes the device, versions and
+isolation itself (``supervise``).
 
 Each cell is compiled under the example's real path with its real line numbers, so a
 traceback points at ``examples/<chapter>/<name>.py:<line>`` and ``line`` of an error is the
@@ -238,6 +240,8 @@ def main(argv: list[str]) -> int:
     """Run the example that ``argv[1]`` (a spec file) describes; exit with 0 if every cell went as declared."""
     become_subreaper()
     spec = json.loads(open(argv[1], encoding="utf-8").read())  # noqa: SIM115 - read once, at start-up
+    if spec.get("pycache") and not sys.pycache_prefix:  # read the capture's bytecode (the example writes none)
+        sys.pycache_prefix = spec["pycache"]
     apply_limits(spec.get("limits", {}))
     runner = sys.modules.get("__main__")  # keep the runner's module alive once the example replaces it
     files = FdFiles(spec["stdout"], spec["stderr"])

@@ -6,20 +6,26 @@ here:
 
 * the file system is read-only and shows only what running Python needs: the system folders (``/usr``,
   ``/lib*``, ``/bin``, ``/sys``), an allow-list of ``/etc`` (``ETC_ALLOWED``), the interpreter's
-  prefixes and ``sys.path``, and the example's repository without ``.git`` (whose config may hold a CI
-  token); the run's scratch folders (working directory, ``HOME``, ``TMPDIR``, matplotlib's cache) are
-  the only writable places; ``/tmp`` and ``/dev/shm`` are private, empty and of bounded size; the
-  kernel's settings under ``/proc`` are read-only (``PROC_READ_ONLY``);
+  prefixes (the virtualenv, its bytecode prefix) and ``sys.path`` outside the checkout, the runner's own
+  folder and the example's examples folder; nothing else of the checkout (no ``.git``, whose config may
+  hold a CI token, no untracked ``.env``, notes, ``site/`` or ``.cache/``); the run's scratch folders
+  (working directory, ``HOME``, ``TMPDIR``, matplotlib's cache) are the only writable places; ``/tmp``
+  and ``/dev/shm`` are private, empty and of bounded size (``Limits.tmpfs_bytes``), and bubblewrap's own
+  root and ``/dev`` are made read-only once set up (they are memory of no bounded size); the kernel's
+  settings under ``/proc`` are read-only (``PROC_READ_ONLY``);
 * no network (``--unshare-net``: only a loopback), its own PID, IPC and UTS namespaces (host name
   ``sandbox``): every process the example starts dies with it (the kernel ends a PID namespace with
-  its first process, and ``--die-with-parent`` ends the sandbox with the capture);
+  its first process, and ``--die-with-parent`` ends the sandbox with the capture); its parent is the
+  sandbox's first process, which a signal from inside cannot end, so it cannot kill the capture;
 * no capabilities (``--cap-drop ALL``), a new session (no terminal to inject keystrokes into);
 * an explicit environment (``example_env``: ``ALLOWED`` and the run's own folders); the capturing
   environment's secrets never reach the example.
 
 Where bwrap is missing or cannot start (it needs user namespaces, which some hosts restrict), the run
-falls back to a supervised process with the same environment, scratch folders and limits, and the
-capture checks the repository before and after each run (``repocheck.py``). ``Sandbox.isolation``
+falls back to a supervised process with the same environment, scratch folders and limits, run as an
+unprivileged user where the capture is root, and the capture checks, and undoes, what it changed in the
+repository, ``/tmp`` and ``/dev/shm`` (``fallback.py``). ``PYTORCH_NOTES_REQUIRE_SANDBOX=1`` (CI sets
+it) turns ``auto`` into ``bwrap``: no run falls back without being asked to. ``Sandbox.isolation``
 names which one ran; it goes into the record's provenance.
 
 In both modes the runner applies ``Limits`` to itself before the first cell: memory (``RLIMIT_AS``,
@@ -30,7 +36,6 @@ that the kernel's out-of-memory killer takes an example before the capture.
 
 from __future__ import annotations
 
-import atexit
 import functools
 import glob
 import os
@@ -38,20 +43,23 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from pytorch_notes.execute.paths import REPO_ROOT
 from pytorch_notes.store.untrusted import SECRET_NAME
 
 # The capturing environment's variables an example may see (names, and prefixes ending in "_").
-ALLOWED = ("PATH", "LANG", "LANGUAGE", "TZ", "LD_LIBRARY_PATH", "PYTHONPATH", "PYTHONPYCACHEPREFIX",
-           "PYTHONDONTWRITEBYTECODE", "PYTHONWARNINGS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+# Not PYTHONPYCACHEPREFIX: an example writes no bytecode (FIXED_ENV) and is not told where the capture's is;
+# the runner reads it from there (its spec's ``pycache``).
+ALLOWED = ("PATH", "LANG", "LANGUAGE", "TZ", "LD_LIBRARY_PATH", "PYTHONPATH", "PYTHONWARNINGS",
+           "OMP_NUM_THREADS", "MKL_NUM_THREADS",
            "OPENBLAS_NUM_THREADS", "NUMEXPR_NUM_THREADS", "CUBLAS_WORKSPACE_CONFIG", "LC_", "CUDA_",
            "NVIDIA_", "PYTORCH_", "TORCH_", "TORCHINDUCTOR_")
 # Set for every run: reproducible, non-interactive.
 FIXED_ENV = {"MPLBACKEND": "Agg", "PYTHONHASHSEED": "0", "PYTHONUNBUFFERED": "1", "PYTHONIOENCODING": "utf-8",
-             "TQDM_DISABLE": "1"}
+             "TQDM_DISABLE": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+REQUIRE = "PYTORCH_NOTES_REQUIRE_SANDBOX"  # set (not "0"): "auto" means "bwrap"
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/sys")
 # What of /etc an example sees: what the loader, the C library and Python read (an allow-list: /etc holds
 # the machine's credentials, from shadow files to a CI runner's or npm's tokens, readable by root).
@@ -149,26 +157,33 @@ def bwrap_status(executable: str = "bwrap") -> tuple[str | None, str]:
     return path, version[-1] if version else "?"
 
 
+def sandbox_required(environ: dict | None = None) -> bool:
+    """Whether ``PYTORCH_NOTES_REQUIRE_SANDBOX`` is set (to anything but ``0`` or nothing)."""
+    return (environ if environ is not None else os.environ).get(REQUIRE, "0") not in ("", "0")
+
+
 class Sandbox:
     """How this capture isolates its example runs.
 
     Args:
-        root: the repository whose examples run (read-only in the sandbox; checked after each run in
-            the fallback): the parent of the examples folder.
-        mode: ``"auto"`` (bubblewrap when it starts here, else supervised), ``"bwrap"`` (raise
-            SandboxError when it cannot start) or ``"supervised"``.
+        root: the repository whose examples run (checked, and its changes undone, after each run in the
+            fallback; under bubblewrap only its examples folder is visible): the parent of the examples folder.
+        mode: ``"auto"`` (bubblewrap when it starts here, else supervised; ``"bwrap"`` when
+            ``PYTORCH_NOTES_REQUIRE_SANDBOX`` is set), ``"bwrap"`` (raise SandboxError when it cannot start)
+            or ``"supervised"``.
 
     Raises:
-        SandboxError: ``mode="bwrap"`` and bubblewrap cannot start here.
+        SandboxError: bubblewrap is required (``mode``, or the variable) and cannot start here.
     """
 
     def __init__(self, root: Path, mode: str = "auto"):
         self.root = Path(root).resolve()
         self.bwrap, why = bwrap_status() if mode != "supervised" else (None, "supervised mode was asked for")
-        if mode == "bwrap" and self.bwrap is None:
-            raise SandboxError(why)
+        if self.bwrap is None and (mode == "bwrap" or (mode == "auto" and sandbox_required())):
+            raise SandboxError(why if mode == "bwrap" else f"{REQUIRE} is set, but {why}")
         self.version = why if self.bwrap else ""
         self.fallback_reason = "" if self.bwrap else why
+        self.fallback_note = ""  # what the fallback cannot stop (``fallback.Fallback.warning``), set by its user
 
     @property
     def isolation(self) -> str:
@@ -178,16 +193,18 @@ class Sandbox:
     def describe(self) -> str:
         """One line for the capture's report."""
         if self.bwrap:
-            return (f"isolation: bubblewrap {self.version} (read-only repository, no network, cleared "
-                    f"environment, own PID namespace)")
+            return (f"isolation: bubblewrap {self.version} (read-only examples and virtualenv, nothing else of "
+                    f"the checkout, no network, cleared environment, own PID namespace)")
+        note = f"; warning: {self.fallback_note}" if self.fallback_note else ""
         return (f"isolation: supervised processes, the repository checked after each run ({self.fallback_reason}; "
-                f"install bubblewrap for a sandbox)")
+                f"install bubblewrap for a sandbox){note}")
 
     def command(self, argv: list[str], run: Path, writable: list[Path], readable: list[Path],
                 info_fd: int | None = None, limits: Limits | None = None) -> list[str]:
         """``argv`` wrapped for this sandbox (unchanged in the fallback). ``run`` is the run's folder,
-        ``writable`` the folders inside it the example may write, ``readable`` the files it may read;
-        ``info_fd`` receives bubblewrap's JSON about the sandbox (its first process: ``child-pid``);
+        ``writable`` the folders the example may write (the first is its working directory), ``readable``
+        the files and folders it may read besides Python's (its examples folder, the spec); ``info_fd``
+        receives bubblewrap's JSON about the sandbox (its first process: ``child-pid``);
         ``limits.tmpfs_bytes`` sizes its ``/tmp`` and ``/dev/shm``."""
         if not self.bwrap:
             return argv
@@ -201,15 +218,10 @@ class Sandbox:
         for link in SYSTEM_DIRS:  # merged /usr: /bin, /lib, /lib64 are links (the ELF loader's path among them)
             if os.path.islink(link):
                 cmd += ["--symlink", os.readlink(link), link]
-        for folder in _readable_roots(self.root):
+        for folder in _readable_roots((self.root, REPO_ROOT)):
             cmd += ["--ro-bind", folder, folder]
         for name in ETC_ALLOWED:
             cmd += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
-        git = self.root / ".git"  # a folder, or a file in a worktree or a submodule
-        if git.is_dir():
-            cmd += ["--tmpfs", str(git)]
-        elif git.exists():
-            cmd += ["--ro-bind", "/dev/null", str(git)]
         for pattern in GPU_DEVICES:
             for dev in sorted(glob.glob(pattern)):
                 cmd += ["--dev-bind", dev, dev]
@@ -217,62 +229,46 @@ class Sandbox:
             cmd += ["--ro-bind", str(path), str(path)]
         for folder in writable:
             cmd += ["--bind", str(folder), str(folder)]
+        # bubblewrap's root and /dev are tmpfs without a size: read-only once the mounts above are made
+        cmd += ["--remount-ro", "/dev", "--remount-ro", "/"]
         if info_fd is not None:
             cmd += ["--info-fd", str(info_fd)]
         # No --clearenv/--setenv: bwrap is started with the example's environment only (``example_env``),
         # which it passes on; values never appear on a command line (/proc/<pid>/cmdline is world-readable).
         return [*cmd, "--chdir", str(writable[0]), "--", *argv]
 
-    def mpl_config(self, target: Path) -> None:
-        """Fill ``target`` (an example's ``MPLCONFIGDIR``) with matplotlib's font cache (``mpl_template``),
-        so no run prints "Matplotlib is building the font cache"."""
-        target.mkdir(parents=True, exist_ok=True)
-        for f in mpl_template().glob("*.json"):
-            shutil.copyfile(f, target / f.name)
-
-
-_MPL_CACHE = """
-import glob, os, shutil, sys
-import matplotlib
-found = glob.glob(os.path.join(matplotlib.get_cachedir(), "fontlist-*.json"))
-if found:
-    for f in found:
-        shutil.copy(f, sys.argv[1])
-else:
-    os.environ["MPLCONFIGDIR"] = sys.argv[1]
-    import matplotlib.font_manager
-"""
-
-
-@functools.cache
-def mpl_template() -> Path:
-    """A folder holding matplotlib's font cache for this interpreter, made once per process outside any
-    sandbox: a copy of the user's cache when there is one (``matplotlib.get_cachedir()``), else built
-    (a few seconds); empty when matplotlib is not installed. Removed when the process exits."""
-    folder = Path(tempfile.mkdtemp(prefix="pn-mpl-"))
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    subprocess.run([sys.executable, "-c", _MPL_CACHE, str(folder)], capture_output=True, timeout=300,
-                   stdin=subprocess.DEVNULL, check=False)
-    return folder
-
 
 class SandboxError(RuntimeError):
     """The sandbox that was asked for cannot start here; the message says why."""
 
 
-def _readable_roots(root: Path) -> list[str]:
-    """The folders bound read-only: the system's, the interpreter's and ``sys.path``'s, the repository
-    ``root`` and this package's ``execute`` folder (the runner), each once (a folder inside another
-    bound one is skipped)."""
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _readable_roots(hidden: tuple[Path, ...]) -> list[str]:
+    """The folders bound read-only: the system's, the interpreter's (the virtualenv, even inside the
+    checkout), its bytecode prefix, ``sys.path``'s outside the ``hidden`` folders (the checkout: its
+    ``scripts/`` and ``tests/`` are on the capture's path) and this package's ``execute`` folder (the
+    runner), each once (a folder inside another bound one is skipped)."""
     found = [d for d in SYSTEM_DIRS if os.path.isdir(d) and not os.path.islink(d)]
-    python = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
-    python |= {p for p in sys.path if p and os.path.isabs(p) and os.path.isdir(p)}
+    prefixes = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix,
+                                              os.path.dirname(os.path.realpath(sys.executable)))}
+    python = set(prefixes)
+    if sys.pycache_prefix and os.path.isdir(sys.pycache_prefix):
+        python.add(os.path.realpath(sys.pycache_prefix))
+    hide = [os.path.realpath(h) for h in hidden]
+    for entry in sys.path:
+        if entry and os.path.isabs(entry) and os.path.isdir(entry):
+            real = os.path.realpath(entry)
+            if any(_inside(real, p) for p in prefixes) or not any(_inside(real, h) for h in hide):
+                python.add(real)
     user = _user_site()
     if user:
         python.add(user[1])
-    extra = sorted({os.path.realpath(p) for p in python} | {str(root), str(Path(__file__).resolve().parent)})
+    extra = sorted(python | {str(Path(__file__).resolve().parent)})
     for path in extra:
-        if not any(path == f or path.startswith(f.rstrip("/") + "/") for f in found):
+        if not any(_inside(path, f) for f in found):
             found.append(path)
     return [f for f in found if not re.match(r"^/(proc|dev)(/|$)", f) and f != "/tmp"]
 

@@ -26,76 +26,24 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from pytorch_notes.execute import outcome, repocheck
+from pytorch_notes.execute import outcome
+from pytorch_notes.execute.fallback import Fallback
+from pytorch_notes.execute.mplcache import mpl_config
 from pytorch_notes.execute.paths import REPO_ROOT, PathScrubber
-from pytorch_notes.execute.proctree import become_subreaper, kill_started_since, kill_tree, now_ticks
+from pytorch_notes.execute.proctree import become_subreaper, kill_tree, now_ticks
 from pytorch_notes.execute.provenance import host_device, imported_modules, provenance, this_device_kind
+from pytorch_notes.execute.result import CellResult, RunResult
 from pytorch_notes.execute.rundir import new_run_dir, prepare, remove, sweep_stale_run_dirs, tail
 from pytorch_notes.execute.sandbox import Limits, Sandbox, default_limits, example_env, runner_pid
 from pytorch_notes.parse import Example
-from pytorch_notes.settings import display_path
 
 RUNNER = Path(__file__).resolve().parent / "runner.py"
 GRACE_S = 2.0  # after the timeout's SIGINT, seconds the runner gets to record the line it was on
 DISK_CHECK_S = 0.5  # how often a run's disk use is looked at
 MIN_FREE = 256 << 20  # bytes a run may never leave free on its file system
 WAIT_S = 5.0  # bound on every other wait for a killed process
-
-
-@dataclass
-class CellResult:
-    """Outputs of one executed cell (see runner.py for the record types)."""
-
-    index: int
-    line: int
-    ok: bool
-    duration_s: float
-    outputs: list = field(default_factory=list)
-
-
-@dataclass
-class RunResult:
-    """What one run of an example produced.
-
-    Attributes:
-        status: ``"ok"``, ``"failed"`` (a cell raised unexpectedly, the report contradicts itself, or the
-            fallback saw the repository change), ``"timeout"``, ``"crashed"`` (the process died without
-            finishing: a signal, ``os._exit``) or ``"cancelled"`` (``cancel_all``, e.g. on Ctrl-C).
-        cells: results of the cells that ran, in order.
-        duration_s: seconds from the first cell to the end, as measured by the child (never more than
-            ``wall_s``; ``wall_s`` when it did not finish).
-        wall_s: wall-clock seconds of the whole process, start-up included.
-        captured_at: UTC ISO-8601 timestamp when the run ended (this process's clock).
-        provenance: device, driver, versions and isolation, as this process finds them.
-        device_kind: ``"cpu"`` or ``"cuda"``, the supervisor's probe: the record this run may write.
-        error_line: line in the example where it failed (0 if unknown).
-        message: what went wrong, empty when ok; its first line is one line, then the output a dead
-            process printed last, indented.
-        process_output: the child's raw stdout then stderr (their ends), machine paths rewritten.
-    """
-
-    example: Example
-    status: str
-    cells: list[CellResult]
-    duration_s: float
-    wall_s: float
-    captured_at: str = ""
-    provenance: dict = field(default_factory=dict)
-    device_kind: str = "cpu"
-    error_line: int = 0
-    message: str = ""
-    process_output: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return self.status == "ok"
-
-    def location(self) -> str:
-        """``examples/x/y.py:LINE`` of the failure (line of the cell when unknown)."""
-        return f"{display_path(self.example.path)}:{self.error_line or 1}"
 
 
 class _Run:
@@ -137,7 +85,9 @@ class Supervisor:
         self._serial = threading.Lock()  # the fallback's repository check needs one run at a time
         self._active: set[_Run] = set()
         self._generation = 0  # bumped by cancel_all: a run started before and registered after it is cancelled
-        if not self.sandbox.bwrap:
+        self.fallback = None if self.sandbox.bwrap else Fallback(self.sandbox.root)
+        if self.fallback is not None:
+            self.sandbox.fallback_note = self.fallback.warning()
             # Without a PID namespace, a daemon that leaves the run's session outlives the run unless it
             # is re-parented to this process: it is then found, and killed, after the run (kill_started_since).
             become_subreaper(die_with_parent=False)
@@ -162,13 +112,16 @@ class Supervisor:
         for run in runs:
             run.kill()
 
-    def run(self, example: Example, timeout_s: float | None = None) -> RunResult:
+    def run(self, example: Example, timeout_s: float | None = None, workdir: Path | None = None) -> RunResult:
         """Run ``example`` in a fresh interpreter and collect per-cell outputs.
 
         Args:
             example: the parsed example.
             timeout_s: override of ``example.timeout_s``, seconds; bounds the example with every
                 process it starts.
+            workdir: a folder to run in instead of a fresh scratch one (tools: ``script.run_script``); it
+                is made writable to the example (bound into the sandbox; in the fallback, given to the
+                example's user with everything in it).
 
         Returns:
             A :class:`RunResult`; this method does not raise for anything the example does.
@@ -178,27 +131,29 @@ class Supervisor:
             generation = self._generation
         tmp = new_run_dir()
         try:
-            if self.sandbox.bwrap:
-                return self._run(example, limit, tmp, generation)
+            if self.fallback is None:
+                return self._run(example, limit, tmp, generation, workdir)
             with self._serial:
                 own = (tempfile.gettempdir(),)  # where this capture's run folders are, maybe in the repository
-                before, since = repocheck.snapshot(self.sandbox.root, own), now_ticks()
-                result = self._run(example, limit, tmp, generation)
-                kill_started_since(since)  # what the run left behind, outside its session too
-                changed = repocheck.changes(before, repocheck.snapshot(self.sandbox.root, own))
-            if changed and result.status != "cancelled":
-                shown = "; ".join(changed[:20]) + (f"; and {len(changed) - 20} more" if len(changed) > 20 else "")
+                with self.fallback.watch(own, now_ticks()) as seen:
+                    result = self._run(example, limit, tmp, generation, workdir)
+            if seen.repository and result.status != "cancelled":
+                shown = "; ".join(seen.repository[:20])
+                shown += f"; and {len(seen.repository) - 20} more" if len(seen.repository) > 20 else ""
                 result.status = "failed"
                 result.message = f"the example changed the repository ({self.isolation}, no sandbox): {shown}"
             return result
         finally:
             remove(tmp)
 
-    def _spawn(self, example: Example, tmp: Path) -> tuple[subprocess.Popen, dict]:
+    def _spawn(self, example: Example, tmp: Path, workdir: Path | None) -> tuple[subprocess.Popen, dict]:
         folders, files, fds = prepare(tmp)
+        if workdir is not None:
+            folders["work"] = Path(workdir)
         if "matplotlib" in imported_modules([c.source for c in example.cells]):
-            self.sandbox.mpl_config(folders["mpl"])
+            mpl_config(folders["mpl"])
         spec = {"path": str(example.path), "root": str(REPO_ROOT), "scratch": str(folders["work"]),
+                "pycache": sys.pycache_prefix,
                 "tmpdir": str(folders["tmp"]), "stdout": str(files["stdout"]), "stderr": str(files["stderr"]),
                 "results_fd": fds["results"], "stack_fd": fds["stack"], "position_fd": fds["position"],
                 "limits": self.limits.as_spec(),
@@ -209,15 +164,20 @@ class Supervisor:
                           RUNNER.parents[2])
         env.update(self.extra_env)
         argv = [os.path.abspath(sys.executable), str(RUNNER), str(tmp / "spec.json")]
-        cmd = self.sandbox.command(argv, tmp, [folders["work"], folders["tmp"], folders["home"], folders["mpl"],
-                                               *self.shared],
-                                   [tmp / "spec.json", files["stdout"], files["stderr"]], info_fd=fds["info"],
+        scratch = [folders["work"], folders["tmp"], folders["home"], folders["mpl"]]
+        examples = Path(str(example.path)[: -len(example.rel)]) if str(example.path).endswith(example.rel) \
+            else example.path.parent  # the example's examples folder, all the sandbox shows of the checkout
+        cmd = self.sandbox.command(argv, tmp, [*scratch, *self.shared],
+                                   [examples, tmp / "spec.json", files["stdout"], files["stderr"]], info_fd=fds["info"],
                                    limits=self.limits)
+        if self.fallback is not None:
+            self.fallback.hand_over(tmp, [*scratch, tmp / "spec.json", files["stdout"], files["stderr"]])
         try:
             # A new session: a straggler of the example is found by its session id (the fallback).
             proc = subprocess.Popen(cmd, cwd=folders["work"], env=env, start_new_session=True,
                                     stdin=subprocess.DEVNULL, stdout=fds["stdout"], stderr=fds["stderr"],
-                                    pass_fds=[fds[k] for k in ("results", "stack", "position", "info")])
+                                    pass_fds=[fds[k] for k in ("results", "stack", "position", "info")],
+                                    **(self.fallback.popen_kwargs() if self.fallback is not None else {}))
         finally:
             for fd in fds.values():
                 os.close(fd)
@@ -245,9 +205,9 @@ class Supervisor:
             except subprocess.TimeoutExpired:
                 pass
 
-    def _run(self, example: Example, limit: float, tmp: Path, generation: int) -> RunResult:
+    def _run(self, example: Example, limit: float, tmp: Path, generation: int, workdir: Path | None) -> RunResult:
         t0 = time.perf_counter()
-        proc, paths = self._spawn(example, tmp)
+        proc, paths = self._spawn(example, tmp, workdir)
         run = _Run(proc)
         with self._lock:
             self._active.add(run)

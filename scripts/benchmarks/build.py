@@ -10,6 +10,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from pytorch_notes.pages import language_pages
@@ -135,7 +136,8 @@ def bench_exec(tmp: Path, repeat: int, cold: Figure, quick: bool) -> list[Figure
         plugins.append(entry)
     config = write_child_config(root, "mkdocs.bench-exec.yml",
                                 {"plugins": plugins, "hooks": [*cfg.get("hooks", []), "bench_strip_outputs.py"]})
-    times = [mkdocs_build(root, site, env, config) for _ in range(repeat)]
+    # it executes every example outside the capture's runner: in its sandbox, or not at all
+    times = [mkdocs_build(root, site, env, config, sandbox=Path(tempfile.mkdtemp(dir=tmp))) for _ in range(repeat)]
     notebooks = list(site.rglob("notebooks/*/index.html"))
     executed = sum(1 for p in notebooks if _OUTPUT_AREA.search(p.read_text(encoding="utf-8")))
     n_lang = len(LANGUAGES)

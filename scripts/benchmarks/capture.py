@@ -1,14 +1,16 @@
 """Capture sections: ``incremental`` (nothing changed, then one example changed) and ``capture``
-(the overhead of ``capture.py`` over bare runs, and of the sandbox over a supervised process)."""
+(the overhead of ``capture.py`` over one-cell runs of the same files, and of the sandbox over a supervised
+process). Every example runs through the capture's runner and sandbox, never as a plain ``python`` of ours."""
 
 from __future__ import annotations
 
 import re
 import statistics
 import sys
+import time
 from pathlib import Path
 
-from pytorch_notes.execute.sandbox import FIXED_ENV
+from pytorch_notes.execute.script import run_script
 from pytorch_notes.execute.supervise import Supervisor
 from pytorch_notes.parse import discover_examples, parse_example
 from pytorch_notes.settings import EXAMPLES_DIR
@@ -91,25 +93,34 @@ def course_capture_time(examples_dir: Path = EXAMPLES_DIR) -> list[Figure]:
 
 
 def bench_capture(tmp: Path, repeat: int, count: int) -> list[Figure]:
-    """Capture with ``-j 1`` and ``-j 2`` against the sum of bare runs of the same examples; then the whole
+    """Capture with ``-j 1`` and ``-j 2`` against the sum of one-cell runs of the same examples (each file as
+    a script, ``execute.script.run_script``: the same runner and sandbox, no cells, no store); then the whole
     course's CPU capture time from the records (``course_capture_time``)."""
     root = copy_repo(tmp / "capture-repo")
     env = bench_env(tmp)
     subset = overhead_subset(count, root / "examples")
     paths = [f"examples/{rel}" for rel in subset]
-    bare_env = {**env, **FIXED_ENV}
     bare, j1, j2 = [], [], []
     for _ in range(repeat):
-        bare.append(sum(timed([sys.executable, p], root, bare_env)[0] for p in paths))
+        bare.append(sum(_script_seconds(root / p) for p in paths))
         j1.append(timed([sys.executable, "scripts/capture.py", "--force", "-j", "1", *paths], root, env)[0])
         j2.append(timed([sys.executable, "scripts/capture.py", "--force", "-j", "2", *paths], root, env)[0])
     what = f"{len(subset)} examples" + (" (all without a raising cell)" if count == 0 else ", a subset")
-    f_bare = Figure("bare `python example.py`, summed", "s", bare, note=what)
+    f_bare = Figure("one sandboxed run per example (run_script), summed", "s", bare, note=what)
     f_j1 = Figure("capture --force -j 1", "s", j1, note=what)
     f_j2 = Figure("capture --force -j 2", "s", j2, note=what)
-    return [f_bare, f_j1, f_j2, ratio("capture overhead (-j 1 / bare)", f_j1, f_bare, ("<=", 1.2)),
+    return [f_bare, f_j1, f_j2, ratio("capture overhead (-j 1 / one run each)", f_j1, f_bare, ("<=", 1.2)),
             ratio("parallel speed-up (-j 1 / -j 2)", f_j1, f_j2), *bench_sandbox(root, subset, repeat),
             *course_capture_time()]
+
+
+def _script_seconds(path: Path) -> float:
+    """Wall seconds of ``run_script(path)``; raises BenchError when it does not run to its end."""
+    t0 = time.perf_counter()
+    done = run_script(path, timeout_s=600)
+    if not done.ok:
+        raise BenchError(f"{path} ({done.isolation}): {done.status}: {done.message[:500]}")
+    return time.perf_counter() - t0
 
 
 def bench_sandbox(root: Path, subset: list[str], repeat: int) -> list[Figure]:

@@ -25,9 +25,10 @@ Sections (all by default, in this order):
   small chapter's notebook and estimates the rest from the stored run times.
 * ``incremental``: ``scripts/capture.py`` with nothing changed (no example may start and no store
   file may change), then after appending a newline to one example (exactly one may run).
-* ``capture``: ``capture.py --force -j 1`` and ``-j 2`` against the sum of bare
-  ``python example.py`` runs, over a subset spread across run times of the examples that declare no
-  raising cell (a bare run of one that does stops at the declared exception).
+* ``capture``: ``capture.py --force -j 1`` and ``-j 2`` against the sum of one-cell runs of the same files
+  through the capture's runner and sandbox (``execute.script.run_script``), over a subset spread across run
+  times of the examples that declare no raising cell (a one-cell run of one that does stops at the declared
+  exception).
 * ``scaling``: warm build time with the content replicated 1x, 4x and 16x (pages, examples and
   outputs copied under new chapter names in both languages, nav extended).
 * ``weight``: page weight (html + the css, js and images it references; no search index; shared

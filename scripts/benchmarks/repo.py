@@ -90,13 +90,28 @@ def timed(cmd: list[str], cwd: Path, env: dict, timeout: float = 3600) -> tuple[
     return elapsed, out
 
 
-def mkdocs_build(root: Path, site: Path, env: dict, config: str = "mkdocs.yml", *, over: bool = False) -> float:
+def mkdocs_build(root: Path, site: Path, env: dict, config: str = "mkdocs.yml", *, over: bool = False,
+                 sandbox: Path | None = None) -> float:
     """Wall seconds of ``mkdocs build --strict`` of ``root`` into ``site``: an empty folder, or with
-    ``over`` the site of the last build, as ``make build`` finds ``site/`` (``pytorch_notes/site/sitedir.py``)."""
+    ``over`` the site of the last build, as ``make build`` finds ``site/`` (``pytorch_notes/site/sitedir.py``).
+    With ``sandbox`` (an empty scratch folder), a build that executes the examples: it runs in the capture's
+    sandbox (``execute.script.tool_command``; SandboxError where bubblewrap cannot start), ``root`` and
+    ``site`` writable, with the examples' environment and this one's MkDocs and Python path variables."""
     if not over:
         shutil.rmtree(site, ignore_errors=True)
-    return timed([str(VENV_BIN / "mkdocs"), "build", "--strict", "-f", config, "--site-dir", str(site)],
-                 root, env)[0]
+    cmd = [str(VENV_BIN / "mkdocs"), "build", "--strict", "-f", config, "--site-dir", str(site)]
+    if sandbox is not None:
+        from pytorch_notes.execute.sandbox import SandboxError  # noqa: PLC0415 - only the executing build
+        from pytorch_notes.execute.script import tool_command  # noqa: PLC0415
+
+        site.mkdir(parents=True, exist_ok=True)
+        extra = {k: env[k] for k in ("NO_MKDOCS_2_WARNING", "PYTHONPATH") if k in env}
+        extra |= {"JUPYTER_RUNTIME_DIR": str(sandbox / "tmp" / "jupyter"), "IPYTHONDIR": str(sandbox / "tmp" / "ipy")}
+        try:
+            cmd, env = tool_command(cmd, root, sandbox, (site,), extra)
+        except SandboxError as exc:
+            raise BenchError(f"a build that executes the examples runs in the capture's sandbox only: {exc}") from None
+    return timed(cmd, root, env)[0]
 
 
 @dataclass

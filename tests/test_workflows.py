@@ -397,6 +397,8 @@ def test_ci_run_installs_bubblewrap_only_when_it_is_missing(tmp_path):
         "python3": "echo Python 3.11.2",
         "chromium-headless-shell": "exit 0",
         "fc-list": "echo 'WenQuanYi Zen Hei'",
+        "pdftotext": "exit 0",
+        "pdffonts": "exit 0",
         "make": 'echo "make $*" >> "$LOG"',
         "sudo": 'exec "$@"',
         "apt-get": f'echo "apt-get $*" >> "$LOG"\n'

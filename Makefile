@@ -13,7 +13,7 @@ PYCACHE := $(abspath $(VENV))/pycache
 unexport PYTHONDONTWRITEBYTECODE
 export PYTHONPYCACHEPREFIX := $(PYCACHE)
 
-.PHONY: help serve build offline test test-browser capture verify-records bench lint check-links check-downloads new-chapter twins hooks lock clean gpu-bundle gpu-unpack
+.PHONY: help serve build offline pdf test test-browser capture verify-records bench lint check-links check-downloads new-chapter twins hooks lock clean gpu-bundle gpu-unpack
 
 help:
 	@echo "make serve    - site at http://127.0.0.1:8000 (reloads on page, example and output changes)"
@@ -23,6 +23,7 @@ help:
 	@echo "make capture  - run stale examples, store outputs (ARGS='--force' or ARGS='examples/autograd')"
 	@echo "make verify-records BASE=<ref> - re-run what changed since BASE in the sandbox, compare with the records"
 	@echo "make offline  - self-contained copy in site-offline/ that works from file:// (no server)"
+	@echo "make pdf      - the course as a book: one PDF per language (artifacts/pdf/), linked from the home pages"
 	@echo "make bench    - benchmark: build vs executing build, capture, scaling, page weight, tests"
 	@echo "make lint     - ruff"
 	@echo "make check-links - check external links in the pages (network; never blocks the build)"
@@ -58,6 +59,13 @@ build: $(STAMP)
 offline: $(STAMP)
 	OFFLINE=true $(VENV)/bin/mkdocs build --strict --site-dir site-offline
 	@echo "offline copy: open site-offline/index.html in a browser (file://), or zip site-offline/"
+
+# The course as a book (issue 44): the site built, one PDF per language printed from it by headless Chromium
+# into artifacts/pdf/ (scripts/pytorch_notes/book/; ARGS="--lang zh" for one), then the site built again, which
+# carries them and links them from the home pages (site/book.py; so does a make offline after it).
+pdf: build
+	$(PY) scripts/pdf.py $(ARGS)
+	$(VENV)/bin/mkdocs build --strict --site-dir site
 
 # Two suites, both run by CI (.ci/run): `make test` is everything but the browser, for a contributor's loop
 # under 3 minutes on 2 cores; `make test-browser` drives the built site in Chromium, where a page load costs

@@ -55,6 +55,7 @@ from pytorch_notes import filememo
 from pytorch_notes.render import templating
 from pytorch_notes.render.strings import ui
 from pytorch_notes.site import (
+    book,
     buildcache,
     bundles,
     cache,
@@ -201,6 +202,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         self.embeds.example_files(files, config, lang)
         self.notebooks.stamp_py_downloads(files, config, lang)  # the .py downloads: localized, with a header
         self.bundles.add_bundles(files, config, lang)  # "download all": a zip per chapter and one of the course
+        book.add_pdf(files, config, self.project.root, lang)  # the course as a PDF, once make pdf printed it
         self.serve.mark_for_rebuild(files, lang)  # under make serve: the pages this rebuild must redo
         self.times.rebuild_when_served(files, self.serve)  # and the times page, when an example or record did
         if self.serve.dirty:  # make serve: a generated file with the same content is not rewritten
@@ -234,6 +236,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         head = "\n\n".join(b for b in (banner, self.times.page_verification(page, files, lang, self.embeds),
                                        self.bundles.chapter_link(page, config, lang)) if b)
         markdown = self.bundles.home_link(markdown, page, config, lang)  # the course zip's button on the home page
+        markdown = book.home_link(markdown, page, self.project.root, lang, self.bundles.templates)  # and the PDF's
         return lag.insert_after_h1(markdown, head) if head else markdown
 
     @event_priority(AFTER_OTHERS)

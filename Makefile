@@ -134,4 +134,4 @@ lock: $(STAMP)
 	python3 -m pip --python $(PY) freeze --exclude-editable | grep -v '^pytorch-notes' | sed 's/^torch==2.13.0+cpu$$/torch==2.13.0/' > constraints.txt
 
 clean:
-	rm -rf site site-offline .cache docs/zh/notebooks docs/en/notebooks
+	rm -rf site site-offline .cache docs/zh/notebooks docs/en/notebooks artifacts/pdf

@@ -115,3 +115,39 @@ def test_the_index_view_gives_materials_entries_with_less_html():
         return index.entries
 
     assert entries(view) == entries(html) and entries(html)
+
+
+def test_an_output_adds_only_its_error_and_warning_messages_to_the_index():
+    """What an example prints cannot take other chapters' queries (issue 42, item 9): of an output, the index
+    holds its first few error and warning messages (templating.searched_output), read by Material's own
+    indexer, and none of the rest."""
+    from types import SimpleNamespace
+
+    from material.plugins.search.plugin import SearchIndex
+    from mkdocs.structure.toc import get_toc
+    from pytorch_notes.render.templating import PACKAGE, SEARCHED_MESSAGES
+
+    printed = "\n".join(["CUDA autograd LoRA quantization 显卡 微调"] * 3 + ["RuntimeError: mat1 and mat2 shapes"]
+                        + [f"x.py:{n}: UserWarning: number {n}" for n in range(SEARCHED_MESSAGES + 1)]
+                        + ["UserWarning: " + "long " * 80])
+    block = PACKAGE.render("example/output.html", classes="pn-output--stdout", t={"output": "Output"},
+                           label="Output", took="", summary="", text=printed)
+    page = SimpleNamespace(url="t/", title="Tensors", meta={}, content="<h1 id=\"t\">Tensors</h1><p>prose</p>" + block,
+                           toc=get_toc([{"level": 1, "id": "t", "name": "Tensors", "children": []}]))
+    index = SearchIndex(lang=["en"], separator=r"[\s\-]+", pipeline=[], fields={})
+    index.add_entry_from_context(page)
+    text = " ".join(e["text"] for e in index.entries)
+    assert "prose" in text and "RuntimeError: mat1 and mat2 shapes" in text
+    assert "LoRA" not in text and "显卡" not in text, text
+    assert text.count("UserWarning") == SEARCHED_MESSAGES - 1, "the first few messages only"
+    assert "long long" not in text, "a long line is not searched"
+    assert printed.split("\n")[0] in block, "the reader still sees every line"
+
+
+def test_the_device_tab_labels_are_marked_with_a_plain_attribute():
+    """``data-search-exclude="true"``, not ``data-search-exclude=\\"true\\"`` (issue 44, item 8: the backslashes
+    reached the page, and Material's scrub of the attribute after indexing did not remove it)."""
+    html = ('<div class="pn-example" id="e"></div><div class="tabbed-set tabbed-alternate" data-tabs="1:2">'
+            '<input id="a" type="radio"><input id="b" type="radio"><div class="tabbed-labels"><label>CPU</label></div>')
+    marked = search.exclude_example_tab_labels(html)
+    assert '<div class="tabbed-labels" data-search-exclude="true">' in marked and "\\" not in marked, marked

@@ -169,8 +169,9 @@
     /* "--nproc_per_node": a leading - is lunr's "must not contain", and -- an invalid query (nothing shown);
        a pasted command-line flag means the word */
     /* ...and "UTF-8" loses its digit: the dash it leaves ("UTF-") made the query invalid too (nothing shown) */
+    /* ...and "dim=-1" kept "dim=-": a dash not between two letters or digits goes, wherever it stands */
     var out = raw.replace(/(\w):(?=\w)/g, "$1 ").replace(/(^|[^\w.])\d+(?:[.,]\d+)*(?!\w|\.\w)/g, "$1")
-      .replace(/(^|\s)[-\u2013\u2014]+(?=\w)/g, "$1").replace(/(\w)[-\u2013\u2014]+(?=\s|$)/g, "$1");
+      .replace(/(?<!\w)[-\u2013\u2014]+|[-\u2013\u2014]+(?!\w)/g, " ").replace(/\s+/g, " ").trim();
     return out.trim() ? out : raw;
   }
 
@@ -237,6 +238,30 @@
     box.addEventListener("input", function (ev) {
       if (!ev.isComposing) research();
     });
+  }
+
+  /* ---- 4. the "missing" line of a result names no word the result highlights ------------------------
+     Material lists a query term a result lacks ("Missing: 消失"). The query 梯度消失 is searched as the word
+     and as its parts (chineseTerms): a section indexed with the word 梯度消失 lacks the part 消失 while its
+     title and text highlight 梯度消失. A missing term that a highlighted word contains is dropped, and the
+     line with it when none is left. Material builds the line as <p class="md-search-result__terms">, a
+     <del> per term (its search result template). */
+  function pruneMissing(article) {
+    var line = article.querySelector(".md-search-result__terms");
+    if (!line) return;
+    var plain = function (t) { return t.split(WORD_END).join("").replace(/[*~^]\d*$/, "").toLowerCase(); };
+    var marked = Array.prototype.map.call(article.querySelectorAll("mark"), function (m) { return plain(m.textContent); });
+    Array.prototype.forEach.call(line.querySelectorAll("del"), function (del) {
+      var word = plain(del.textContent);
+      if (word && marked.some(function (m) { return m.indexOf(word) >= 0; })) del.remove();
+    });
+    if (!line.querySelector("del")) line.remove();
+  }
+  var results = document.querySelector(".md-search-result__list");
+  if (results && window.MutationObserver) {
+    new MutationObserver(function () {
+      Array.prototype.forEach.call(results.querySelectorAll("article.md-search-result__article"), pruneMissing);
+    }).observe(results, {childList: true, subtree: true});
   }
 
   /* ---- 3. highlight on the page opened from a result ------------------------------------------ */

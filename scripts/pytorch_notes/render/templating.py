@@ -17,6 +17,8 @@ How the templates are read:
   bounds);
 * the filter ``oneline`` prints a text that may hold line breaks (an output, a traceback) escaped, with
   its line breaks as character references (``escape.one_html_line``);
+* the filter ``searched_lines`` prints an output's text as ``oneline`` does, each line that is not an error
+  or warning message inside ``<span data-search-exclude="true">`` (``searched_output``);
 * line breaks in a template's own text, and the indentation after them, are dropped (``_OneLine``): a
   template is written on as many lines as reads well and renders as one line, which every raw HTML
   block of an embedded example must be (``site/embed.py`` stores each line in Markdown's HTML stash).
@@ -96,11 +98,47 @@ def environment(overrides: Path | None, overridden: tuple[str, ...] = ()):
         text = str(value) if hasattr(value, "__html__") or not ctx.autoescape else html.escape(str(value))
         return Markup(one_html_line(text)) if ctx.autoescape else one_html_line(text)
 
+    @jinja2.pass_eval_context
+    def searched_lines(ctx, value) -> str:
+        return Markup(one_html_line(searched_output(str(value))))
+
     folders = [str(p) for p in Templates(overrides).search_path()]
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(folders), autoescape=True, finalize=finalize,
                              extensions=[_OneLine], undefined=jinja2.StrictUndefined, auto_reload=True)
     env.filters["oneline"] = oneline
+    env.filters["searched_lines"] = searched_lines
     return env
+
+
+# An error or warning message in an output ("RuntimeError: ...", "x.py:3: UserWarning: ..."): what a reader
+# pastes into the search box. The rest of what an example prints is not searched (issue 42, item 9: an
+# example printing other chapters' words took their queries); of messages, the first few short ones only.
+_MESSAGE = re.compile(r"\b[A-Z]\w*(?:Error|Warning|Exception)\b:")
+SEARCHED_MESSAGES = 3  # per output
+SEARCHED_LINE_CHARS = 300
+
+
+def searched_output(text: str) -> str:
+    """``text`` (an output, plain text) escaped as HTML, with every line except its first
+    ``SEARCHED_MESSAGES`` error or warning messages of at most ``SEARCHED_LINE_CHARS`` characters wrapped in
+    ``<span data-search-exclude="true">``: Material's search skips such an element (and strips the attribute
+    from the page after indexing), so an output adds its messages to the search index and nothing else.
+    Runs of excluded lines share one span. Line breaks are kept (``\n``)."""
+    out, hidden, left = [], [], SEARCHED_MESSAGES
+    for line in text.split("\n") if text else []:
+        if left and len(line) <= SEARCHED_LINE_CHARS and _MESSAGE.search(line):
+            left -= 1
+            if hidden:
+                out.append('<span data-search-exclude="true">' + html.escape("\n".join(hidden)) + "\n</span>")
+                hidden = []
+            out.append(html.escape(line) + "\n")
+        else:
+            hidden.append(line)
+    if hidden:
+        out.append('<span data-search-exclude="true">' + html.escape("\n".join(hidden)) + "</span>")
+    elif out:
+        out[-1] = out[-1][:-1]
+    return "".join(out)
 
 
 def trusted(markup: str):

@@ -22,7 +22,7 @@ def exclude_example_tab_labels(html: str) -> str:
     """``html`` (a page's content, ``on_page_content``) with ``data-search-exclude`` on the labels of the
     examples' device tabs: Material's search skips an element that has it, and removes the attribute
     from the page afterwards. Other content tabs keep their labels searchable."""
-    return _EXAMPLE_TAB_LABELS.sub(r"\1 data-search-exclude=\"true\">", html)
+    return _EXAMPLE_TAB_LABELS.sub(r'\1 data-search-exclude="true">', html)
 
 
 _CODE_BLOCK = re.compile(r"<pre><code>(.*?)</code></pre>", re.S)

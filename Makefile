@@ -5,6 +5,7 @@ PY      := $(VENV)/bin/python
 UV      := $(VENV)/bin/uv
 STAMP   := $(VENV)/.installed-stamp
 ARGS    ?=
+PORT    ?= 8000
 export NO_MKDOCS_2_WARNING := 1
 # Bytecode goes to one folder beside the virtualenv, never into the checkout (tests compare the work tree
 # with git), and is written on first import: see the install recipe below. A .pth file gives the same
@@ -13,10 +14,10 @@ PYCACHE := $(abspath $(VENV))/pycache
 unexport PYTHONDONTWRITEBYTECODE
 export PYTHONPYCACHEPREFIX := $(PYCACHE)
 
-.PHONY: help serve build offline pdf test test-browser capture verify-records bench lint check-links check-downloads new-chapter twins hooks lock clean gpu-bundle gpu-unpack
+.PHONY: help serve serve-port build offline pdf test test-browser capture verify-records bench lint check-links check-downloads new-chapter twins hooks lock clean gpu-bundle gpu-unpack
 
 help:
-	@echo "make serve    - site at http://127.0.0.1:8000 (reloads on page, example and output changes)"
+	@echo "make serve    - site at http://127.0.0.1:8000 (PORT=8001 for another; reloads on page, example and output changes)"
 	@echo "make test     - pytest: examples run, pages in step, strict build, unit tests (under 3 minutes)"
 	@echo "make test-browser - the reader's experience in headless Chromium: search, switcher, phones, axe"
 	@echo "make build    - strict static build into site/"
@@ -41,6 +42,7 @@ help:
 # The virtualenv is created without pip (ensurepip took 5 s of a fresh clone's set-up); the system Python's pip
 # puts uv into it, or, where python3 has no pip, the virtualenv gets pip of its own for that.
 $(STAMP): pyproject.toml constraints.txt
+	@echo "make: setting up $(VENV) from constraints.txt (the first time: about 20 s with uv's cache warm)"
 	@test -x $(PY) || python3 -m venv --without-pip $(VENV)
 	@test -x $(UV) || python3 -m pip --python $(PY) install -q --disable-pip-version-check -c constraints.txt uv \
 		|| { $(PY) -m ensurepip -q && $(PY) -m pip install -q --disable-pip-version-check -c constraints.txt uv; }
@@ -48,9 +50,15 @@ $(STAMP): pyproject.toml constraints.txt
 	@$(PY) -c 'import pathlib, sys, sysconfig; pathlib.Path(sysconfig.get_paths()["purelib"], "pytorch_notes_pycache.pth").write_text(f"import sys; sys.pycache_prefix = sys.pycache_prefix or {sys.argv[1]!r}\n")' "$(PYCACHE)"
 	@touch $(STAMP)
 
-# --dirty: rebuild only what an edit affects (scripts/pytorch_notes/site/incremental.py), ~1 s after a save
-serve: $(STAMP)
-	$(VENV)/bin/mkdocs serve --dirty -a 127.0.0.1:8000
+# --dirty: rebuild only what an edit affects (scripts/pytorch_notes/site/incremental.py), ~1 s after a save;
+# the notebook views follow in the background (site/later.py). A taken PORT stops it in one line, before
+# the set-up and the build (scripts/serve_port.py; make's $(error) prints that line and exits 2).
+serve: serve-port $(STAMP)
+	$(VENV)/bin/mkdocs serve --dirty -a 127.0.0.1:$(PORT) $(ARGS)
+
+serve-port:
+	@$(if $(SERVE_PORT_TAKEN),$(error $(SERVE_PORT_TAKEN)),:)
+SERVE_PORT_TAKEN = $(shell python3 scripts/serve_port.py 127.0.0.1:$(PORT))
 
 build: $(STAMP)
 	$(VENV)/bin/mkdocs build --strict --site-dir site

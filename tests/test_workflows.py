@@ -188,13 +188,24 @@ def test_the_capture_pull_request_body_says_what_changed_in_the_outputs():
 def test_tests_run_on_every_push_and_pull_request_with_a_browser():
     wf = load("test.yml")
     assert {"push", "pull_request"} <= set(triggers(wf))
-    assert set(wf["jobs"]) == {"test", "verify-records"}  # the second: tests/test_verify_records.py
+    # the second: tests/test_verify_records.py; the third: test_the_site_builds_strictly_on_properdocs
+    assert set(wf["jobs"]) == {"test", "verify-records", "properdocs"}
     job = wf["jobs"]["test"]
     assert str(job["env"]["CI"]).lower() == "true"
     runs = "\n".join(s.get("run", "") for s in steps(job))
     assert re.search(r"apt-get install .*\bchromium\b.*\bfonts-wqy-zenhei\b", runs)
     assert "make test" in runs and "make test-browser" in runs  # the browser suite is a target of its own
     assert "self-hosted" not in str(job["runs-on"])
+
+
+def test_the_site_builds_strictly_on_properdocs():
+    """MkDocs' maintained fork builds the same mkdocs.yml, strictly, with the build's own packages at their
+    locked versions (CONTRIBUTING, "After MkDocs")."""
+    job = load("test.yml")["jobs"]["properdocs"]
+    runs = "\n".join(s.get("run", "") for s in steps(job))
+    assert re.search(r"pip install .*-c constraints\.txt .*\bproperdocs==", runs)
+    assert re.search(r"^properdocs build --strict -f mkdocs\.yml\b", runs, re.M)
+    assert "torch" not in runs
 
 
 def test_deploy_builds_strictly_and_only_the_deploy_job_may_publish():

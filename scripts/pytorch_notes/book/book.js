@@ -2,8 +2,8 @@
 // a built page's <article>, in a <section class="pn-book-chapter" id="ch-..." data-url="...">, its links and
 // ids still those of its page; this makes it one document. Run as page.evaluate(BOOK, cfg) with
 // cfg = {root: the site's file:// URL ending in "/", chapters: {site-relative page URL: section id},
-// siteUrl: the published site's address or ""}; returns the entries of the table of contents,
-// [{id, title, level}], level 1 for a part.
+// siteUrl: the published site's address or ""}; returns {entries: the table of contents, [{id, title,
+// level}], level 1 for a part; overflow: CSS px past the page's width}.
 async (cfg) => {
   const root = new URL(cfg.root);
   const unquote = (s) => { try { return decodeURIComponent(s); } catch { return s; } };
@@ -75,8 +75,26 @@ async (cfg) => {
     if (title) entry(title, "chapter", 1 + depth, el.id);
     for (const h of el.querySelectorAll("h2[id]")) entry(h, "section", 2 + depth, h.id);
   }
+  // on paper nothing scrolls: a code block or output wider than the page (the page is as wide as the printed
+  // one: printer.py) gets a smaller font, down to 40 % (a PDF is read zoomed in, too), and wraps only beyond that; else Chromium would shrink
+  // every page of the book to fit the widest
+  const right = document.querySelector("article").getBoundingClientRect().right;
+  const text = document.createRange();
+  for (const code of document.querySelectorAll(".md-typeset pre > code")) {
+    const base = parseFloat(getComputedStyle(code).fontSize);
+    for (let pass = 0; pass < 3; pass++) {  // its box may be wider than its text: measure the text
+      text.selectNodeContents(code);
+      const box = text.getBoundingClientRect();
+      const room = right - parseFloat(getComputedStyle(code).paddingRight) - 2 - box.left;
+      if (!box.width || box.width <= room) break;
+      const size = parseFloat(getComputedStyle(code).fontSize) * room / box.width * 0.99;
+      code.style.fontSize = `${Math.max(size, 0.4 * base)}px`;
+      if (size < 0.4 * base) { code.style.whiteSpace = "pre-wrap"; break; }
+    }
+  }
   await Promise.all([...document.images].map((img) => img.complete ? null :
     new Promise((done) => { img.onload = img.onerror = done; })));
   await document.fonts.ready;
-  return entries;
+  // how far the widest thing reaches past the page: Chromium would shrink every page by as much
+  return {entries, overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth};
 }

@@ -32,6 +32,8 @@ FILL_JS = """(pages) => { for (const s of document.querySelectorAll(".pn-book-pa
 FOOTER = ('<div style="width:100%;font-size:8pt;color:#666;text-align:center;font-family:sans-serif">'
           '<span class="pageNumber"></span></div>')
 MARGIN = {"top": "16mm", "bottom": "18mm", "left": "16mm", "right": "16mm"}
+VIEWPORT = {"width": 673, "height": 950}  # CSS px: A4 less the margins, so that book.js measures the printed width
+OVERFLOW_PX = 8  # past the page (an inline code's padding at a line's end reaches 3 px): under 1.2 % shrink
 MAX_BYTES = 40_000_000  # a reader's download: 40 MB (issue 44)
 
 
@@ -60,8 +62,8 @@ def print_book(browser, site: Path, lang: str, chapters: list[Chapter], out: Pat
     published site's address, where links to what the book leaves out (notebooks, downloads) then point.
 
     Raises:
-        BookError: a page is missing from ``site``, a heading the contents link to has no page in the PDF,
-            or the second pass moved one.
+        BookError: a page is missing from ``site``, something is wider than the page, a heading the contents
+            link to has no page in the PDF, or the second pass moved one.
     """
     start = time.monotonic()
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -69,12 +71,16 @@ def print_book(browser, site: Path, lang: str, chapters: list[Chapter], out: Pat
         source = Path(tmp) / "book.html"
         site_url = site_url.rstrip("/") + "/" if site_url else ""  # the URL the pages' paths resolve against
         source.write_text(book_html(site, lang, chapters, built, site_url), encoding="utf-8")
-        page = browser.new_page()
+        page = browser.new_page(viewport=VIEWPORT)
         try:
             page.emulate_media(media="print")
             page.goto(source.as_uri(), wait_until="load", timeout=600_000)
-            entries = page.evaluate(BOOK_JS, {"root": site.resolve().as_uri() + "/", "siteUrl": site_url,
-                                              "chapters": {c.url: c.anchor for c in chapters}})
+            made = page.evaluate(BOOK_JS, {"root": site.resolve().as_uri() + "/", "siteUrl": site_url,
+                                           "chapters": {c.url: c.anchor for c in chapters}})
+            if made["overflow"] > OVERFLOW_PX:
+                raise BookError(f"something is {made['overflow']} px wider than the page: Chromium would shrink "
+                                f"every page of the book to fit it (book.js makes code and outputs fit)")
+            entries = made["entries"]
             first, second = Path(tmp) / "first.pdf", Path(tmp) / "second.pdf"
             _pdf(page, first)
             found = destinations(PdfReader(first))

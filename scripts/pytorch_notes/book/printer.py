@@ -13,6 +13,7 @@ the book 2.5 times as large (55 pages: 3.75 MB tagged, 1.47 MB not; the Chinese 
 
 from __future__ import annotations
 
+import re
 import tempfile
 import time
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from pytorch_notes.book.assemble import BookError, Chapter, book_html
 from pytorch_notes.render.strings import STRINGS
 
 HERE = Path(__file__).resolve().parent
+_OUTSIDE = re.compile(r"^(?!file:)")  # any request for something not in the site's folder
 BOOK_JS = (HERE / "book.js").read_text(encoding="utf-8")
 FILL_JS = """(pages) => { for (const s of document.querySelectorAll(".pn-book-page")) {
   s.textContent = pages[s.dataset.for] ?? ""; } }"""
@@ -74,6 +76,7 @@ def print_book(browser, site: Path, lang: str, chapters: list[Chapter], out: Pat
         page = browser.new_page(viewport=VIEWPORT)
         try:
             page.emulate_media(media="print")
+            page.route(_OUTSIDE, lambda route: route.abort())  # the book is the site's files, and nothing else
             page.goto(source.as_uri(), wait_until="load", timeout=600_000)
             made = page.evaluate(BOOK_JS, {"root": site.resolve().as_uri() + "/", "siteUrl": site_url,
                                            "chapters": {c.url: c.anchor for c in chapters}})

@@ -10,7 +10,8 @@ the output store written by ``make capture``.
   and Markdown conversions (``mdcache``), with the compiled theme templates (``on_env``), all in the one
   cache (``cache``).
 * ``on_pre_build``, the first ``on_files``: the last build's files are set aside while MkDocs cleans the
-  site, then put back to be written over (``sitedir``).
+  site, then put back to be written over (``sitedir``); of ``docs/``, only pages and assets are published
+  (``published``).
 * ``on_files``: add each chapter's notebook page and the notebook downloads as generated files
   (``notebooks``; nothing is written into ``docs/``), the notebooks missing from mkdocs-jupyter's cache
   rendered ahead on every core (``prewarm``; under ``make serve`` by a worker kept from ``on_serve``) and
@@ -71,6 +72,7 @@ from pytorch_notes.site import (
     notebook_view,
     notebooks,
     prewarm,
+    published,
     quiet,
     search,
     servewatch,
@@ -190,7 +192,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
     @event_priority(1000)  # first: MkDocs has cleaned the site (or not, --dirty)
     def _restore_site(self, files, *, config):
         self.site.put_back()  # the last build's files, to be written over
-        return files
+        return published.only_publishable(files, config.docs_dir)  # docs/ holds pages and assets, nothing else
 
     @event_priority(-200)  # after mkdocs-static-i18n (-100)
     def _add_files(self, files, *, config):

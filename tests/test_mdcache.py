@@ -172,3 +172,12 @@ def test_plain_describes_settings_by_value_and_objects_without_a_stable_repr_by_
 
     assert mdcache.plain({"b": (1, 2), "a": {3, 1}}) == {"b": [1, 2], "a": [1, 3]}
     assert mdcache.plain(Opaque()).endswith("Opaque:")
+
+
+def test_make_build_and_make_serve_share_the_conversions():
+    """What only one of the two commands sets (``--strict``, the server's address) is in no key: switching
+    between them converts no page again (the site_url mkdocs serve sets is put back by the plugin's on_config)."""
+    built = {"site_name": "t", "strict": True, "dev_addr": "127.0.0.1:8000", "markdown_extensions": ["toc"]}
+    served = {**built, "strict": False, "dev_addr": "127.0.0.1:8001"}
+    assert mdcache.build_part(built, []) == mdcache.build_part(served, [])
+    assert mdcache.build_part(built, []) != mdcache.build_part({**built, "markdown_extensions": []}, [])

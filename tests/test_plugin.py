@@ -82,6 +82,7 @@ EVENT_ORDER = {
     "post_build": ["pytorch-notes", "material/search", "mkdocs-jupyter", "i18n", "material/offline",
                    "pytorch-notes"],
     "build_error": ["pytorch-notes"],
+    "shutdown": ["pytorch-notes"],  # make serve stops: the notebook conversions still running end (site/later.py)
 }
 
 

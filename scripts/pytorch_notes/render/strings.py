@@ -129,6 +129,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "nb_actions_ipynb": "下载本章 .ipynb",
         "nb_actions_zip": "下载本章示例 .zip",
         "nb_actions_chapter": "返回章节：{chapter}",
+        # make serve: a notebook page while its notebook converts in the background (site/later.py)
+        "nb_preparing_title": "正在准备这一页",
+        "nb_preparing_text": ("这一章的笔记本视图正在后台生成：`make serve` 先打开网站，再转换笔记本。"
+                              "准备好后，这一页会自动刷新。"),
         "nb_nav_section": "示例笔记本",
         # the .py download's footer (render/download.py): each line in every language (both())
         "py_added": "以下几行由网站生成",
@@ -267,6 +271,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "nb_actions_ipynb": "Download the chapter's .ipynb",
         "nb_actions_zip": "Download the chapter's examples (.zip)",
         "nb_actions_chapter": "Back to the chapter: {chapter}",
+        "nb_preparing_title": "Being prepared",
+        "nb_preparing_text": ("This chapter's notebook view is being made in the background: `make serve` opens "
+                              "the site first and converts the notebooks after. This page reloads by itself "
+                              "when it is ready."),
         "nb_nav_section": "Example notebooks",
         "py_added": "The lines below were added by the site.",
         "py_site": "PyTorch Notes",

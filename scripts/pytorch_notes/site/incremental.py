@@ -79,10 +79,15 @@ class Serve:
         if dirty and not any(isinstance(f, _NotInaccurate) for f in build_log.filters):
             build_log.addFilter(_NotInaccurate())
 
-    def start_build(self, project: Project) -> None:
-        """Plan this build of ``project`` and reset what it collects (``on_config`` of the outer build)."""
+    def start_build(self, project: Project, also: set[str] | frozenset = frozenset()) -> None:
+        """Plan this build of ``project`` and reset what it collects (``on_config`` of the outer build);
+        ``also``: pages (absolute source paths) a dirty rebuild redoes besides (the notebook views that
+        were served as placeholders, ``later.Later.redo``)."""
         self.entries = {}
         self.plan = self.decide(self.dirty, project)
+        if also and not self.plan.full:
+            self.plan.pages |= also
+            self.plan.reason += f"; {len(also)} notebook view(s) that were being prepared"
         if self.dirty:
             log.info(f"rebuild: {'everything' if self.plan.full else f'{len(self.plan.pages)} page(s)'} "
                      f"({self.plan.reason})")
@@ -124,7 +129,7 @@ class Serve:
     def mark_for_rebuild(self, files, lang: str) -> None:
         """Escalate to a full rebuild if this language's pages differ from the previous build's; then make
         MkDocs rebuild every planned page by ageing its HTML (``File.is_modified`` compares modification times)."""
-        sources = {f.abs_src_path for f in files.documentation_pages() if f.abs_src_path}
+        sources = {f.src_uri for f in files.documentation_pages()}  # a placeholder (``later``) has no abs_src_path
         previous, self.doc_files[lang] = self.doc_files.get(lang), sources
         p = self.plan
         if not self.dirty:
@@ -145,7 +150,8 @@ class Serve:
 
     def remember_page(self, page) -> None:
         """Keep a rendered page's title and meta for the rebuilds that skip it (``on_page_context``)."""
-        self.titles[page.file.abs_src_path] = (page.title, dict(page.meta or {}))
+        if page.file.abs_src_path:  # not a page made from content, which MkDocs renders on every build
+            self.titles[page.file.abs_src_path] = (page.title, dict(page.meta or {}))
 
     def record_entries(self, url: str, entries: list) -> None:
         """The search entries Material made for the page at ``url`` in this build (``buildcache.install``'s
@@ -224,10 +230,15 @@ def _example_of(rel: str) -> str:
 
 class _NotInaccurate(logging.Filter):
     """Drop MkDocs' warning that a dirty build "will likely lead to inaccurate navigation": this module
-    makes it accurate (``tests/test_incremental.py``)."""
+    makes it accurate (``tests/test_incremental.py``); and its note "The directory contains stale files",
+    which every ``make serve`` printed, in a fresh clone too: mkdocs-static-i18n builds the other languages
+    with ``build(config, dirty=True)`` and no ``serve_url``, into the folder where the first language was
+    just written, and MkDocs says so of any dirty build into a folder that is not empty."""
+
+    DROPPED = ("A 'dirty' build is being performed", "The directory contains stale files")
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return not record.getMessage().startswith("A 'dirty' build is being performed")
+        return not record.getMessage().startswith(self.DROPPED)
 
 
 def _page_of(location: str) -> str:

@@ -57,9 +57,11 @@ def build_part(config, files) -> str:
     """The digest of what every page's conversion in this build shares (see the module docstring)."""
     listed = [[f.src_uri, f.dest_uri, f.url, str(getattr(f, "inclusion", ""))] for f in files]
     # not the navigation, nor ``extra`` (mkdocs-static-i18n rewrites it while pages are rendered): no
-    # Markdown extension reads them
+    # Markdown extension reads them; nor what differs between make build and make serve only (``strict``:
+    # the warnings a conversion logs are stored and logged again; the server's address), so that the two
+    # share every conversion
     settings = {k: plain(v) for k, v in config.items()
-                if k not in ("site_dir", "docs_dir", "config_file_path", "nav", "extra")}
+                if k not in ("site_dir", "docs_dir", "config_file_path", "nav", "extra", "strict", "dev_addr")}
     return digest([settings, listed])
 
 

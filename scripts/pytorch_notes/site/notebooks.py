@@ -36,6 +36,7 @@ from pytorch_notes.settings import LANGUAGES
 from pytorch_notes.site.cache import Store
 from pytorch_notes.site.chapters import Chapter, chapters, nav_pages
 from pytorch_notes.site.embed import Embeds, py_url
+from pytorch_notes.site.later import placeholder_markdown
 from pytorch_notes.site.project import Project
 from pytorch_notes.site.urls import (
     absolute_page_url,
@@ -201,22 +202,28 @@ class NotebookSite:
             out.append((chapter_notebook_src(lang, chapter.page), target, chapter))
         return out
 
-    def add_files(self, files, config, lang: str) -> None:
-        """``on_files``: add ``lang``'s chapter notebook pages and notebook downloads to ``files``."""
+    def add_files(self, files, config, lang: str, placeholders: set[str] | frozenset = frozenset()) -> None:
+        """``on_files``: add ``lang``'s chapter notebook pages and notebook downloads to ``files``; a page
+        whose notebook is in ``placeholders`` (``make serve``, its conversion still running: ``later``)
+        is served from its placeholder's Markdown instead."""
         self.write_all(config)
         for src, target, chapter in self.written.get(lang, []):
             if chapter is None:
                 files.append(File.generated(config, src, abs_src_path=str(target)))
             else:
-                files.append(self._page(config, lang, chapter, src, target))
+                files.append(self._page(config, lang, chapter, src, target, str(target) in placeholders))
         self._pair_twins(files, lang)
 
     def sources(self) -> list[Path]:
         """The chapter notebooks of this build, every language (the files behind the pages)."""
         return [target for written in self.written.values() for _, target, chapter in written if chapter]
 
-    def _page(self, config, lang: str, chapter: Chapter, src: str, target: Path) -> NotebookPage:
-        page = NotebookPage.generated(config, src, abs_src_path=str(target), inclusion=InclusionLevel.NOT_IN_NAV)
+    def _page(self, config, lang: str, chapter: Chapter, src: str, target: Path, later: bool = False) -> NotebookPage:
+        if later:  # Markdown of its own: no abs_src_path, so mkdocs-jupyter leaves it to MkDocs
+            page = NotebookPage.generated(config, src, content=placeholder_markdown(chapter, lang),
+                                          inclusion=InclusionLevel.NOT_IN_NAV)
+        else:
+            page = NotebookPage.generated(config, src, abs_src_path=str(target), inclusion=InclusionLevel.NOT_IN_NAV)
         page.dest_uri = lang_root(lang) + chapter_notebook_dest(chapter.page)
         page.edit_uri = f"{lang}/{chapter.page}"  # the edit link opens the chapter page, which orders it
         page.chapter, page.lang = chapter, lang

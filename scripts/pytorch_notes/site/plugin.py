@@ -27,10 +27,12 @@ the output store written by ``make capture``.
 * ``on_post_page``, ``on_post_build``: a 404 page per language and localised UI strings (``i18n``).
 * ``on_post_build``: last, one search index per language (``search``), and the files of the last build that this one did
   not write again are removed (``sitedir``).
-* ``on_startup``, ``on_serve``, ``on_env``: under ``make serve``, dirty rebuilds that redo exactly what
-  changed and write what a full build writes (``incremental``), files watched with inotify
-  (``servewatch``). Defining ``on_startup`` also makes MkDocs keep this plugin's instance across the
-  rebuilds of ``mkdocs serve``.
+* ``on_startup``, ``on_serve``, ``on_env``, ``on_shutdown``: under ``make serve``, dirty rebuilds that redo
+  exactly what changed and write what a full build writes (``incremental``), files watched with inotify
+  (``servewatch``), the notebook views converted after the server answers (``later``), and pages built as
+  a local ``make build`` builds them (no ``site_url``), so that the two commands share every cache.
+  Defining ``on_startup`` also makes MkDocs keep this plugin's instance across the rebuilds of
+  ``mkdocs serve``.
 
 State. What a build (or the builds of one process) keeps lives on the plugin's instance: objects made in
 ``__init__``, or in ``open_project`` for the checkout being built (its ``project.Project``: pages, examples,
@@ -66,6 +68,7 @@ from pytorch_notes.site import (
     i18n,
     incremental,
     lag,
+    later,
     mdcache,
     nav,
     notebook_styles,
@@ -115,6 +118,8 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         self.highlights = fences.Highlights()  # the code blocks highlighted in this build
         self.saved_404: dict[str, str] = {}  # language -> its 404 page (i18n.keep_404)
         self.watcher = servewatch.Watcher()  # make serve: saves seen by inotify
+        self.later = later.Later()  # make serve: the notebook views converted after the server answers
+        self.serving = False  # mkdocs serve (on_startup)
 
     def open_project(self, project: Project) -> None:
         """The objects that read and write the files of ``project`` (the first ``on_config``: MkDocs keeps
@@ -145,14 +150,16 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         # again after the plugins are loaded: importing jieba (Material's search plugin) sets its logger to DEBUG
         quiet.quiet_other_packages()
         self.serve.serve_dirty(bool(dirty) and command == "serve")
+        self.serving = command == "serve"
 
     @event_priority(AFTER_OTHERS)
     def on_serve(self, server, *, config, builder):
         """Watch the pages, examples and build code with inotify where MkDocs would poll every 0.5 s
-        (``servewatch.Watcher``), and have jieba and a notebook converter (``prewarm``) ready for the first
-        rebuild."""
+        (``servewatch.Watcher``), and the folder that says the notebook views are ready (``later``); have
+        jieba and a notebook converter (``prewarm``) ready for the first rebuild."""
         if self.serve.dirty:
             self.prewarm.serve()  # a worker for the notebooks of an edited example
+        self.later.watch(server)
         servewatch.load_segmenter_in_background()
         return self.watcher.start(server, config, [self.project.examples_dir, CODE])
 
@@ -163,6 +170,8 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         imported from) and add the embed syntax (``embed.EmbedExtension``) to every page's Markdown."""
         if (found := Project.from_config(config)) != self.project:
             self.open_project(found)
+        if self.serving:  # what leaves the site, and every cache key, as make build has them (site_url "")
+            config.site_url = ""  # mkdocs serve had set its own address
         project = self.project  # one object for every build (buildcache.install compares its owners by identity)
         notebooks.refuse_leftovers(project.docs_dir)
         config.markdown_extensions.append(embed.EmbedExtension(self.embeds))  # the ::: example syntax
@@ -178,7 +187,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
             self.store.new_build()  # the environment digest of every key, read again
             # parsed examples, loaded records, localized comments: kept across builds, under that digest
             filememo.persist(project.cache_dir / "memo", self.store.env.digest())
-            self.serve.start_build(project)
+            self.serve.start_build(project, self.later.redo() if self.serving else frozenset())
             self.embeds.new_build(None if self.serve.plan.full else self.serve.plan.examples)  # serve: what changed
             self.notebooks.new_build()
             self.highlights.clear()
@@ -197,10 +206,13 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
     @event_priority(-200)  # after mkdocs-static-i18n (-100)
     def _add_files(self, files, *, config):
         lang = page_language(config)
-        self.notebooks.add_files(files, config, lang)  # the chapter notebook pages and the .ipynb downloads
+        if not _inner(config):  # the notebooks it redoes: rendered ahead (a cold build's on every core) or later
+            self.notebooks.write_all(config)
+            redone = [s for s in self.notebooks.sources() if self.serve.plan.redoes(str(s))]
+            self.later.convert_missing(config, redone, self.prewarm, self.serving)
+        # the chapter notebook pages (a placeholder for each still converting) and the .ipynb downloads
+        self.notebooks.add_files(files, config, lang, self.later.placeholders)
         notebook_view.keep_render_cache(self.notebooks, config)  # every language's notebooks stay in the cache
-        if not _inner(config):  # the notebooks it redoes rendered ahead (a cold build's on every core)
-            self.prewarm.start(config, [s for s in self.notebooks.sources() if self.serve.plan.redoes(str(s))])
         self.embeds.example_files(files, config, lang)
         self.notebooks.stamp_py_downloads(files, config, lang)  # the .py downloads: localized, with a header
         self.bundles.add_bundles(files, config, lang)  # "download all": a zip per chapter and one of the course
@@ -280,6 +292,12 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
             filememo.save()
 
     on_post_build = CombinedEvent(_keep_404, _finish_site)
+
+    @event_priority(AFTER_OTHERS)
+    def on_shutdown(self) -> None:
+        """The server stops (Ctrl-C): its conversions dropped and its pool stopped (``prewarm``, ``later``)."""
+        self.later.close()
+        self.prewarm.close()
 
     @event_priority(AFTER_OTHERS)
     def on_build_error(self, *, error) -> None:

@@ -13,20 +13,24 @@ turns it off; ``tests/test_prewarm.py``). It reads mkdocs-jupyter's private ``_c
 ``_get_cache_path`` and ``_get_nb_toc_tokens`` (no public way to fill its cache; ``tests/test_prewarm.py``
 fails if they change). Under ``make serve`` one worker is kept (``serve``), started with
 mkdocs-jupyter imported, for the notebooks a rebuild redoes (an edited example's chapter, both languages):
-it converts them on another core while the build does the rest.
+it converts them on another core while the build does the rest. Before and after the server
+answers, the notebooks of its first build are converted by a pool of ``later``'s (``server_pool``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import os
+import signal
+import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 from pytorch_notes.atomic import write_atomic
-from pytorch_notes.site.common import log
+from pytorch_notes.site.progress import Progress
 
 MIN_MISSES = 4  # below this, starting a pool costs more than it saves
 _NB2HTML_OPTIONS = ("kernel_name", "theme", "allow_errors", "show_input", "no_input", "no_prompt",
@@ -45,12 +49,54 @@ def convert(job: tuple[str, str, dict, int]) -> str:
     return path
 
 
-def _ready() -> None:
-    """Worker of ``Prewarm.serve``: it leaves the server's Ctrl-C to the server, ends when the server is
-    gone, however it ended, and imports the converter now."""
-    import signal  # noqa: PLC0415
-    import threading  # noqa: PLC0415
+def enabled() -> bool:
+    """Whether notebooks are converted ahead at all (``PYTORCH_NOTES_PREWARM=0`` turns it off)."""
+    return os.environ.get("PYTORCH_NOTES_PREWARM", "1") != "0"
 
+
+def server_pool(workers: int, nice: int = 0) -> ProcessPoolExecutor:
+    """A pool for the conversions of ``make serve``: spawned, not forked (a forked worker would hold the
+    server's socket, and outlive a killed server); each worker at ``nice`` (``os.nice``: ``later`` converts
+    beside the first build, which keeps the CPU it needs), ignoring Ctrl-C, gone with the server (``_ready``)."""
+    spawn = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=workers, mp_context=spawn, initializer=_ready, initargs=(nice,))
+
+
+def stop_now(pool) -> None:
+    """Stop ``pool`` at once (the server stops): what has not started is dropped, the workers still converting
+    are terminated (``multiprocessing.active_children``: the server's only such children are the workers of
+    its pools, which it stops too), and the pool is joined, its queues and semaphores released (nothing for
+    Python's resource tracker to report at exit). Waiting for the conversions running took up to 10 s on
+    2 busy cores, the workers being niced."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    if isinstance(pool, ProcessPoolExecutor):
+        for child in multiprocessing.active_children():
+            child.terminate()
+    pool.shutdown(wait=True)
+
+
+@contextlib.contextmanager
+def sigint_ignored():
+    """Around a ``submit`` that may start a worker of ``server_pool`` (in the main thread): the worker starts
+    with Ctrl-C ignored (an ignored signal stays ignored across ``exec``, and Python leaves it so), so that
+    Ctrl-C in the terminal, sent to the whole process group, stops only the server, even while a worker is
+    still importing the server's main module (before ``_ready`` runs: a ``KeyboardInterrupt`` traceback
+    per worker otherwise)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _ready(nice: int = 0) -> None:
+    """Worker of ``server_pool``: it leaves the server's Ctrl-C to the server, ends when the server is
+    gone, however it ended, and imports the converter now."""
+    if nice:
+        os.nice(nice)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = os.getppid()
 
@@ -93,31 +139,40 @@ class Prewarm:
         self.pool: ProcessPoolExecutor | None = None
         self.kept = False  # make serve: the pool outlives the build (``serve``)
         self.pending: dict[str, Future] = {}
-        self.started = 0.0
+        self.progress: Progress | None = None  # a cold build's conversions, on one line
 
     def serve(self) -> None:
         """``make serve`` (``on_serve``): keep one worker, started now."""
-        if self.pool is None and os.environ.get("PYTORCH_NOTES_PREWARM", "1") != "0":
-            # spawned, not forked: a forked worker would hold the server's socket, and outlive a killed server
-            spawn = multiprocessing.get_context("spawn")
-            self.pool, self.kept = ProcessPoolExecutor(max_workers=1, mp_context=spawn, initializer=_ready), True
-            self.pool.submit(int)  # the worker starts now
+        if self.pool is None and enabled():
+            self.pool, self.kept = server_pool(1), True
+            with sigint_ignored():
+                self.pool.submit(int)  # the worker starts now
+
+    def close(self) -> None:
+        """``on_shutdown``: stop the server's worker, dropping what it has not started; it ends (its
+        semaphores released, so that Python's resource tracker has nothing to report at exit)."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+        self.pool, self.pending, self.kept = None, {}, False
 
     def start(self, config, sources: list[Path]) -> int:
         """Submit the notebooks of ``sources`` missing from the cache, in the order of ``sources`` (the order
         the build renders their pages in); returns how many."""
         plugin = config.plugins.get("mkdocs-jupyter")
-        if plugin is None or os.environ.get("PYTORCH_NOTES_PREWARM", "1") == "0":
+        if plugin is None or not enabled():
             return 0
         jobs = missing(plugin, sources)
         workers = min(os.cpu_count() or 1, len(jobs))
         if not self.kept and (len(jobs) < MIN_MISSES or workers < 2):
             return 0
-        self.started = time.perf_counter()
         if not self.kept:
             self.pool = ProcessPoolExecutor(max_workers=workers)
-            log.info(f"rendering {len(jobs)} notebooks for mkdocs-jupyter's cache on {workers} cores")
+            self.progress = Progress("notebooks", len(jobs), start=(
+                f"rendering {len(jobs)} notebooks for mkdocs-jupyter's cache on {workers} cores"))
         self.pending = {job[0]: self.pool.submit(convert, job) for job in jobs}
+        if self.progress is not None:
+            for future in self.pending.values():
+                future.add_done_callback(lambda _, progress=self.progress: progress.step())
         return len(jobs)
 
     def wait(self, path: str | None) -> None:
@@ -137,8 +192,11 @@ class Prewarm:
                 _ = future.cancel() if cancel else future.result()
             return
         self.pool.shutdown(wait=True, cancel_futures=cancel)
+        progress, self.progress = self.progress, None
         if not cancel:
             for future in self.pending.values():
                 future.result()
-            log.info(f"rendered the notebooks for mkdocs-jupyter's cache in {time.perf_counter() - self.started:.1f} s")
+        if progress is not None:
+            progress.close("" if cancel else f"rendered the notebooks for mkdocs-jupyter's cache in "
+                                              f"{progress.seconds():.1f} s")
         self.pool, self.pending, self.kept = None, {}, False

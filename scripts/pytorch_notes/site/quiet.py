@@ -18,10 +18,11 @@ import logging
 log = logging.getLogger("mkdocs.plugins.pytorch_notes")
 
 # logger names, as the packages create them (MkDocs' get_plugin_logger for mkdocs_static_i18n's modules;
-# jieba/__init__.py; mkdocs_jupyter/plugin.py and nbconvert2.py)
-SILENCED = ("mkdocs.plugins.mkdocs_static_i18n", "jieba")
+# mkdocs_jupyter/plugin.py and nbconvert2.py;
+# jieba/__init__.py; ProperDocs, MkDocs' fork, names its plugins' loggers ``properdocs.plugins.*``)
+SILENCED = ("mkdocs.plugins.mkdocs_static_i18n", "properdocs.plugins.mkdocs_static_i18n", "jieba")
 NOTEBOOK_LOGGERS = ("mkdocs.plugins.mkdocs_jupyter", "mkdocs.mkdocs-jupyter")
-WARNINGS_LOGGER = "mkdocs.__main__"  # MkDocs' _showwarning logs Python warnings there, at INFO
+WARNINGS_LOGGERS = ("mkdocs.__main__", "properdocs.__main__")  # _showwarning logs Python warnings there, at INFO
 
 
 class NotebookLines(logging.Filter):
@@ -71,9 +72,10 @@ def quiet_other_packages() -> bool:
         lines = NotebookLines()
         for name in NOTEBOOK_LOGGERS:
             logging.getLogger(name).addFilter(lines)
-    warnings_log = logging.getLogger(WARNINGS_LOGGER)
-    if not any(isinstance(f, ThirdPartyDeprecations) for f in warnings_log.filters):
-        warnings_log.addFilter(ThirdPartyDeprecations())
+    for name in WARNINGS_LOGGERS:
+        warnings_log = logging.getLogger(name)
+        if not any(isinstance(f, ThirdPartyDeprecations) for f in warnings_log.filters):
+            warnings_log.addFilter(ThirdPartyDeprecations())
     return True
 
 

@@ -164,15 +164,13 @@ class Later:
         with self.lock:
             progress = self.progress
             last = not any(not f.done() for _, f in self.futures.values())
-            pool = self.pool if last else None
+            pool = self.pool if last else None  # taken once: one end of the batch, however callbacks interleave
             if last:
                 self.pool = None
+        if progress is not None:
+            progress.step()
         if pool is not None:
             pool.shutdown(wait=False)  # the batch is done: its workers end (not waited for, in its own thread)
-        if progress is None:
-            return
-        progress.step()
-        if last:
             progress.close(f"notebook views ready: {progress.done} converted in {progress.seconds():.0f} s; "
                            f"reloading their pages")
             if self.placeholders and self.folder is not None:

@@ -67,7 +67,7 @@ def test_english_query_words_are_cut_to_their_stem(tab, base):
     assert page.evaluate(query, "concatenate reshape activation") == "concatenat reshap activ"
     assert page.evaluate(query, "results not reproducible") == "result reproducib"  # reproducibility
     pasted = "Expected all tensors to be on the same device"
-    assert "tensors" in page.evaluate(query, pasted).split(), "a pasted message keeps its words"
+    assert "tensors^2" in page.evaluate(query, pasted).split(), "a pasted message keeps its words, exactly"
     assert "layers/" in [r.rsplit("/", 2)[-2] + "/" for r in search_pages(page, "weight initialization")[:3]]
 
 
@@ -116,12 +116,28 @@ def test_the_missing_line_names_no_word_the_result_highlights(tab, base):
         assert search_pages(page, query), query
         found = page.eval_on_selector_all(".md-search-result__article", """arts => arts.map(a => [
             [...a.querySelectorAll("mark")].map(m => m.textContent.replaceAll("\u2060", "")),
-            [...a.querySelectorAll(".md-search-result__terms del")].map(d => d.textContent.replaceAll("\u2060", ""))])""")
+            [...a.querySelectorAll(".md-search-result__terms del")]
+              .map(d => d.textContent.replaceAll("\u2060", ""))])""")
         for marks, missing in found:
             checked += bool(marks)
             named = [w for w in missing if any(w.lower() in m.lower() for m in marks)]
             assert not named, f"{query}: 'missing' names {named}, highlighted as {marks}"
     assert checked, "no result highlighted anything: the test saw nothing"
+
+
+def test_a_pasted_message_the_site_quotes_finds_the_page_that_explains_it(tab, base):
+    """A pasted message is searched as its words exactly (docs/assets/search.js, knownMessage; the build's list
+    of quoted messages: site/searchmessages.py): "compiled" no longer matches every torch.compile."""
+    page = tab.page
+    page.goto(lang_root(base, "en"))
+    page.focus("input.md-search__input")
+    page.wait_for_function("() => !!window.__pnMessages")
+    query, pasted = "(q) => window.__pnSearchQuery(q)", "AssertionError: Torch not compiled with CUDA enabled"
+    assert page.evaluate(query, pasted) == "torch^2 compiled^2 cuda^2 enabled^2"
+    assert page.evaluate(query, "compiled model") == "compil model", "not a message"
+    found = [r.rsplit("/", 2)[-2] + "/" for r in search_pages(page, pasted)]
+    # the pages quoting it; before, jit, distributed and performance (torch.compile)
+    assert found[0] in ("install/", "devices/") and "install/" in found[:5], found
 
 
 PASTE_JS = """(text) => {

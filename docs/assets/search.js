@@ -216,7 +216,56 @@
     return /["\u201c\u201d]/.test(raw) && outside.split(/\s+/).length >= 2 ? raw.replace(/["\u201c\u201d]/g, " ") : raw;
   }
 
+  /* 5. A message the site quotes, pasted ("Torch not compiled with CUDA enabled"): its words are common
+     (torch, compile*, CUDA) and pages that use them often won over the page that explains the message. The
+     build lists each language's messages as words (window.__pnMessages: site/searchmessages.py, which says
+     how they are split). The longest run of a known message's words in the query, when it has at least
+     MESSAGE_RUN words, or most of a short message, is searched as those words exactly ("word^2": Material
+     adds no wildcard to a boosted term, so "compiled" no longer matches every "compile"), stop words left
+     out: the sections quoting the message rank first. (Required terms, "+word", did as well on the tuning
+     queries but found nothing where a page words the message a little differently.) */
+  var MESSAGE_RUN = 6, MESSAGE_SHARE = 0.6, MESSAGE_MIN = 4;
+  /* lunr's English stop words (lunr 2.3.9, lunr.stopWordFilter, which Material's worker applies to the English
+     index): the index has none of them */
+  var LUNR_EN_STOP = new Set(("a able about across after all almost also am among an and any are as at be because " +
+    "been but by can cannot could dear did do does either else ever every for from get got had has have he her hers " +
+    "him his how however i if in into is it its just least let like likely may me might most must my neither no nor " +
+    "not of off often on only or other our own rather said say says she should since so some than that the their " +
+    "them then there these they this tis to too twas us wants was we were what when where which while who whom why " +
+    "will with would yet you your").split(" "));
+  function messageWords(text) {
+    return text.toLowerCase().split(/[^a-z0-9_]+/).filter(function (w) {
+      return w.length > 1 && !/^\d+(?:x\d+)*$/.test(w);
+    });
+  }
+  function knownMessage(raw) {
+    var messages = window.__pnMessages;
+    if (!messages || !messages.length) return null;
+    var q = messageWords(raw), best = null, bestLen = 0;
+    if (q.length < MESSAGE_MIN) return null;
+    messages.forEach(function (message) {
+      var m = message.split(" "), prev = new Array(m.length + 1).fill(0);
+      for (var i = 1; i <= q.length; i++) {
+        var row = [0];
+        for (var j = 1; j <= m.length; j++) {
+          var n = q[i - 1] === m[j - 1] ? prev[j - 1] + 1 : 0;
+          row.push(n);
+          var long = n >= MESSAGE_RUN || (n >= MESSAGE_MIN && n >= MESSAGE_SHARE * m.length);
+          if (long && n > bestLen) { bestLen = n; best = q.slice(i - n, i); }
+        }
+        prev = row;
+      }
+    });
+    if (!best) return null;
+    var exact = best.filter(function (w, k) {
+      return !stopWords.has(w) && !LUNR_EN_STOP.has(w) && best.indexOf(w) === k;
+    });
+    return exact.length >= 2 ? exact.map(function (w) { return w + "^2"; }).join(" ") : null;
+  }
+
   window.__pnSearchQuery = function (raw) {
+    var message = knownMessage(raw);
+    if (message) return message;
     raw = pastedQuotes(raw);
     return identifiersInside(shortWordsExact(withoutWeakTerms(withoutLoneDigits(stemmed(segment(
       withoutEnglishStopWords(raw)), raw)))));

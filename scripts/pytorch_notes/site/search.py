@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 from pytorch_notes.settings import LANGUAGES
-from pytorch_notes.site import searchwords
+from pytorch_notes.site import searchmessages, searchwords
 from pytorch_notes.site.urls import lang_of_url, lang_root
 
 # An example's device tabs (render/html.py) as pymdownx.tabbed writes them: the marker, the tab set, its radio
@@ -150,7 +150,7 @@ def split_search_index(config, serve, written: Written) -> None:
         text = json.dumps({**entries, "docs": docs}, ensure_ascii=False, separators=(",", ":"))
         target.write_text(text, encoding="utf-8")
         target.with_name(Path(searchwords.VOCABULARY_FILE).name).write_text(
-            searchwords.vocabulary_script(words, stop), encoding="utf-8")
+            searchwords.vocabulary_script(words, stop, searchmessages.messages(docs)), encoding="utf-8")
         if _offline_enabled(config):
             _write_offline_search_script(target, text)
 

@@ -88,15 +88,16 @@ def mark_index(index: dict) -> dict:
     return {**index, "docs": [mark_entry(d) for d in index.get("docs", [])]}
 
 
-def vocabulary_script(docs: list[dict] | Counter, stop: frozenset[str]) -> str:
-    """The text of ``VOCABULARY_FILE``: a script setting ``window.__pnVocabulary`` to word -> count and
-    ``window.__pnStopWords`` (a script, not JSON, so that ``make offline`` loads it from file://). ``docs``:
-    the index's entries, or their ``vocabulary``."""
+def vocabulary_script(docs: list[dict] | Counter, stop: frozenset[str], messages: list[str] = ()) -> str:
+    """The text of ``VOCABULARY_FILE``: a script setting ``window.__pnVocabulary`` to word -> count,
+    ``window.__pnStopWords`` and ``window.__pnMessages`` (``searchmessages.messages``) (a script, not JSON,
+    so that ``make offline`` loads it from file://). ``docs``: the index's entries, or their ``vocabulary``."""
     counts = docs if isinstance(docs, Counter) else vocabulary(docs)
     words = dict(sorted(counts.items()))  # stop words too: they shape the split, then are dropped
     data = json.dumps(words, ensure_ascii=False, separators=(",", ":"))
     stops = json.dumps(sorted(stop), ensure_ascii=False, separators=(",", ":"))
-    return f"window.__pnVocabulary={data};window.__pnStopWords={stops};\n"
+    known = json.dumps(list(messages), ensure_ascii=False, separators=(",", ":"))
+    return f"window.__pnVocabulary={data};window.__pnStopWords={stops};window.__pnMessages={known};\n"
 
 
 # --- the course's terms as words of jieba's dictionary ---------------------------------------------------

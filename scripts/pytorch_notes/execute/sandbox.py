@@ -47,7 +47,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from pytorch_notes.execute.paths import REPO_ROOT
-from pytorch_notes.store.untrusted import SECRET_NAME
+from pytorch_notes.policy import SECRET_NAME
 
 # The capturing environment's variables an example may see (names, and prefixes ending in "_").
 # Not PYTHONPYCACHEPREFIX: an example writes no bytecode (FIXED_ENV) and is not told where the capture's is;
@@ -112,7 +112,7 @@ def default_limits(device_kind: str) -> Limits:
 
 def example_env(environ: dict[str, str], home: Path, tmpdir: Path, mplconfig: Path, package_root: Path) -> dict:
     """The environment an example gets: the allow-listed variables of ``environ`` (none whose name looks
-    like a secret, ``untrusted.SECRET_NAME``), ``FIXED_ENV``, its own ``HOME``, ``TMPDIR`` and
+    like a secret, ``policy.SECRET_NAME``), ``FIXED_ENV``, its own ``HOME``, ``TMPDIR`` and
     ``MPLCONFIGDIR``, ``PYTHONPATH`` without this package (an example must not import the pipeline), and
     ``PYTHONUSERBASE`` where the interpreter has a user site (it moves with ``HOME`` otherwise)."""
     env = {k: v for k, v in environ.items()

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import string
 
-from pytorch_notes.execute.runner import collapse_carriage_returns
+from pytorch_notes.execute.streams import collapse_carriage_returns
 from pytorch_notes.store.model import Provenance
 from pytorch_notes.store.untrusted import clean_provenance, one_line, page_text
 
@@ -30,7 +30,7 @@ def clean_text(text: str) -> str:
     colours, OSC titles, ...) removed, invisible and bidi characters shown as ``⟨U+XXXX⟩``
     (``store.untrusted.page_text``), carriage-return
     rewrites (progress bars) collapsed with the rule the capture applies
-    (``execute.runner.collapse_carriage_returns``), so older records display the same way."""
+    (``execute.streams.collapse_carriage_returns``), so older records display the same way."""
     return collapse_carriage_returns(page_text(text)).removesuffix("\r")
 
 

@@ -34,6 +34,7 @@ from secrets import token_hex
 
 from pytorch_notes.characters import escaped, shown
 from pytorch_notes.execute import limits
+from pytorch_notes.policy import MIN_SECRET, SECRET_NAME
 from pytorch_notes.store.model import Display, Error, Failure, Image, Output, Provenance, Record, Stream
 
 # An escape sequence: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), or ESC and one character.
@@ -95,10 +96,6 @@ def one_line(text: str, limit: int = limits.FIELD) -> str:
 
 
 # --- secrets ------------------------------------------------------------------------------------------
-
-SECRET_NAME = re.compile(r"TOKEN|SECRET|KEY|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|AUTH|PRIVATE|COOKIE|SESSION"
-                         r"|(^|_)PAT($|_)", re.IGNORECASE)  # not PWD: the shell's working directory
-MIN_SECRET = 8  # shorter values are not scrubbed: "1" or "true" would erase ordinary text
 
 
 class Secrets:

@@ -16,15 +16,13 @@ from benchmarks.figures import Figure, format_table, ratio
 from benchmarks.loop import (
     append_marker_comment,
     append_marker_sentence,
-    build_pending,
     example_urls,
     marker,
     plain_overrides,
-    poll_until,
-    serve_script,
     strip_embeds,
 )
 from benchmarks.repo import BenchError, bench_env
+from benchmarks.serving import build_pending, poll_until, serve_script
 from benchmarks.weight import page_weights
 from pytorch_notes.parse import parse_example
 from pytorch_notes.store.model import FORMAT, Provenance, Record

@@ -23,8 +23,8 @@ from pathlib import Path
 from pytorch_notes.settings import REPO_ROOT
 
 from benchmarks.figures import Figure
-from benchmarks.loop import Server, clean_make_env, fetch, poll_until
 from benchmarks.repo import BenchError, bench_env, timed
+from benchmarks.serving import Server, clean_make_env, fetch, poll_until
 
 STAMP = ".venv/.installed-stamp"
 NOTEBOOK = "notebooks/autograd/"  # a notebook page that must answer when the home page does

@@ -66,6 +66,10 @@ def test_english_query_words_are_cut_to_their_stem(tab, base):
     # -ation and a final e: "concatenate" finds "concatenation", "reshape" "reshaped"
     assert page.evaluate(query, "concatenate reshape activation") == "concatenat reshap activ"
     assert page.evaluate(query, "results not reproducible") == "result reproducib"  # reproducibility
+    # a four-letter word ending in e keeps its e (mod* would match model) and brings its -ing form
+    assert page.evaluate(query, "save model") == "save saving model"
+    found = [r.rsplit("/", 2)[-2] + "/" for r in search_pages(page, "how to move a tensor to the gpu")]
+    assert found[0] == "devices/", found  # "moving tensors" (issue 44, item 7: Data loading came first)
     pasted = "Expected all tensors to be on the same device"
     assert "tensors^2" in page.evaluate(query, pasted).split(), "a pasted message keeps its words, exactly"
     assert "layers/" in [r.rsplit("/", 2)[-2] + "/" for r in search_pages(page, "weight initialization")[:3]]

@@ -199,8 +199,15 @@
   /* ...not in a pasted message ("Expected all tensors to be on the same device"): its words are the page's */
   var PASTED_WORDS = 7;
   function stemmed(raw, typed) {
-    if (raw.indexOf('"') >= 0 || typed.trim().split(/\s+/).length >= PASTED_WORDS) return raw;
-    return raw.split(" ").map(stem).join(" ");
+    if (raw.indexOf('"') >= 0) return raw;
+    if (typed.trim().split(/\s+/).length >= PASTED_WORDS) return raw.split(" ").map(withIng).join(" ");
+    return raw.split(" ").map(stem).map(withIng).join(" ");
+  }
+  /* A word of four letters ending in e keeps its e (its stem would be the prefix of too many words: mode ->
+     mod* matches model and module), so the prefix misses the -ing form the pages use: "move a tensor to the
+     gpu" did not find "moving tensors", "save model" not "Saving". The -ing form is searched beside it. */
+  function withIng(word) {
+    return /^[A-Za-z]{3}e$/.test(word) ? word + " " + word.slice(0, 3).toLowerCase() + "ing" : word;
   }
 
   /* "detect_anomaly" is inside the word set_detect_anomaly: an identifier matches inside words too */

@@ -23,6 +23,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from pytorch_notes.site import upstream
 from pytorch_notes.site.cache import Store, TextDigests
 from pytorch_notes.site.search import index_view
 from pytorch_notes.site.searchwords import load_user_dictionary
@@ -117,7 +118,7 @@ def install(store: Store, serve=None, digests: TextDigests | None = None) -> Non
         return None
 
     add_entry_from_context._pytorch_notes_owner = owner  # type: ignore[attr-defined]
-    SearchIndex.add_entry_from_context = add_entry_from_context
+    upstream.patch_search_entries(add_entry_from_context)
 
 
 def materials_add_entry():
@@ -126,9 +127,6 @@ def materials_add_entry():
 
     method = SearchIndex.add_entry_from_context
     return getattr(method, "__wrapped__", method)
-
-
-_THEME_FILES = "Files.add_files_from_theme.<locals>.filter"  # MkDocs' filter of a theme's static files
 
 
 def theme_override_files(dirs) -> list:
@@ -160,35 +158,20 @@ def theme_listing() -> None:
     ``list_templates``.
     """
     from jinja2 import Environment  # noqa: PLC0415 - MkDocs has loaded Jinja by now
-    from mkdocs.theme import Theme  # noqa: PLC0415
     from mkdocs.utils import markdown_extensions  # noqa: PLC0415
 
-    get_env = Theme.get_env
-    if getattr(get_env, "_pytorch_notes_listing", False):
-        return
     listings: dict[tuple, list[str]] = {}
 
-    @functools.wraps(get_env)
-    def get_theme_env(self):
-        env = get_env(self)
-        dirs = tuple(self.dirs)
+    def listing(theme, env, filter_func) -> list[str]:
+        dirs = tuple(theme.dirs)
+        key = (dirs, json.dumps(theme_override_files(dirs)), tuple(sorted(theme.static_templates)),
+               tuple(markdown_extensions))
+        if key not in listings:
+            if len(listings) > 8:  # one per language's theme, and an older listing of docs/overrides
+                listings.clear()
+            listings[key] = Environment.list_templates(env, None, filter_func)
+        return list(listings[key])
 
-        def list_templates(extensions=None, filter_func=None):
-            if extensions is not None or getattr(filter_func, "__qualname__", None) != _THEME_FILES:
-                return Environment.list_templates(env, extensions, filter_func)
-            key = (dirs, json.dumps(theme_override_files(dirs)), tuple(sorted(self.static_templates)),
-                   tuple(markdown_extensions))
-            if key not in listings:
-                if len(listings) > 8:  # one per language's theme, and an older listing of docs/overrides
-                    listings.clear()
-                listings[key] = Environment.list_templates(env, None, filter_func)
-            return list(listings[key])
-
-        env.list_templates = list_templates  # on the environment this patch returns: part of the patch
-        return env
-
-    get_theme_env._pytorch_notes_listing = True  # type: ignore[attr-defined]
-    # Patch: MkDocs lists a theme's files on every build, before any event. No upstream issue asks to
-    # keep the listing (mkdocs/mkdocs#3695 is about serve's speed in general; searched 2026-11-27): the
-    # report that would remove this is in CONTRIBUTING.md, "Patches".
-    Theme.get_env = get_theme_env
+    # Patch: MkDocs lists a theme's files on every build, before any event (upstream.patch_theme_listing
+    # names the upstream change that would remove it). Installed once per process.
+    upstream.patch_theme_listing(listing)

@@ -30,6 +30,7 @@ from collections.abc import Mapping
 
 from mkdocs.plugins import BasePlugin
 
+from pytorch_notes.site import upstream
 from pytorch_notes.site.cache import Store, TextDigests, digest
 
 
@@ -90,13 +91,14 @@ def _toc_tokens(items) -> list[dict]:
     return [{"name": i.title, "id": i.id, "level": i.level, "children": _toc_tokens(i.children)} for i in items]
 
 
-def _store(page, said: list) -> dict:
-    links = {f.src_uri: dict(anchors) for f, anchors in (getattr(page, "links_to_anchors", None) or {}).items()}
-    return {"content": page.content, "toc": _toc_tokens(page.toc), "title": page._title_from_render,
+def _store(page, said: list, extras) -> dict:
+    done = extras(page)  # upstream.patch_page_render: the title found in the HTML, the links to anchors
+    links = {f.src_uri: dict(anchors) for f, anchors in done["links"].items()}
+    return {"content": page.content, "toc": _toc_tokens(page.toc), "title": done["title"],
             "anchors": sorted(page.present_anchor_ids or ()), "links": links, "said": said}
 
 
-def _restore(page, entry: dict, files) -> bool:
+def _restore(page, entry: dict, files, extras) -> bool:
     """Set what ``Page.render`` sets from ``entry``; False (nothing set) when a linked file is gone."""
     from mkdocs.structure.toc import get_toc  # noqa: PLC0415 - MkDocs is loaded by now
 
@@ -108,10 +110,8 @@ def _restore(page, entry: dict, files) -> bool:
         links[target] = anchors
     page.content = entry["content"]
     page.toc = get_toc(entry["toc"])
-    page._title_from_render = entry["title"]  # what MkDocs' render sets: part of the Page.render patch (install)
     page.present_anchor_ids = set(entry["anchors"])
-    if logging.getLogger("mkdocs.structure.pages").getEffectiveLevel() > logging.DEBUG:
-        page.links_to_anchors = links
+    extras(page, {"title": entry["title"], "links": links})  # what MkDocs' render sets: part of the patch
     for name, level, message in entry["said"]:
         logging.getLogger(name).log(level, message)
     return True
@@ -127,9 +127,16 @@ def install(store: Store, embeds=None, digests: TextDigests | None = None) -> No
     installed = getattr(Page.render, "_pytorch_notes_owner", None)
     if installed is not None and all(a is b for a, b in zip(installed, owner, strict=True)):
         return
-    render = getattr(Page.render, "__wrapped__", Page.render)  # MkDocs' own
     digests = TextDigests() if digests is None else digests
     builds: dict[int, tuple[object, str]] = {}  # id(files) -> (files, its build digest)
+    # Patch: no event comes between on_page_markdown and the conversion, so nothing public can skip it
+    # (upstream.patch_page_render names the upstream change that would remove it).
+    upstream.patch_page_render(lambda render, extras: _cached_render(render, extras, owner, store, embeds,
+                                                                      digests, builds))
+
+
+def _cached_render(render, extras, owner, store, embeds, digests, builds):
+    """``Page.render`` going through ``store`` (``install``); ``render``: MkDocs' own."""
 
     @functools.wraps(render)
     def cached_render(self, config, files) -> None:
@@ -141,7 +148,7 @@ def install(store: Store, embeds=None, digests: TextDigests | None = None) -> No
             found = builds[id(files)] = (files, build_part(config, files))
         key = page_key(store, found[1], self, embeds.prepared() if embeds is not None else (None, {}), digests)
         entry = store.get_json("markdown", key)
-        if entry is not None and _restore(self, entry, files):
+        if entry is not None and _restore(self, entry, files, extras):
             return None
         recorder = _Recorder()
         mkdocs_log = logging.getLogger("mkdocs")
@@ -150,11 +157,8 @@ def install(store: Store, embeds=None, digests: TextDigests | None = None) -> No
             render(self, config, files)
         finally:
             mkdocs_log.removeHandler(recorder)
-        store.put_json("markdown", key, _store(self, recorder.said))
+        store.put_json("markdown", key, _store(self, recorder.said, extras))
         return None
 
     cached_render._pytorch_notes_owner = owner  # type: ignore[attr-defined]
-    # Patch: no event comes between on_page_markdown and the conversion, so nothing public can skip it.
-    # No upstream issue asks for one (mkdocs/mkdocs#2384, closed, and #3695 discuss serve's speed;
-    # searched 2026-11-27): the report that would remove this is in CONTRIBUTING.md, "Patches".
-    Page.render = cached_render
+    return cached_render

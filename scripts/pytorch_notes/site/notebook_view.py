@@ -15,7 +15,7 @@ from pytorch_notes.render.html import figure_alt
 from pytorch_notes.render.kinds import FIGURE_ALT
 from pytorch_notes.render.notebook import chapter_notebook_title
 from pytorch_notes.render.strings import ui
-from pytorch_notes.site import bundles, notebook_styles
+from pytorch_notes.site import bundles, notebook_styles, upstream
 from pytorch_notes.site.notebooks import NotebookSite, is_notebook_page
 from pytorch_notes.site.urls import absolute_page_url, chapter_ipynb_url, lang_root, page_url
 
@@ -140,11 +140,7 @@ def keep_render_cache(site: NotebookSite, config) -> None:
     (emptied by its ``on_pre_build``) gets the entry of every chapter notebook of this build, in every
     language (the entry of a notebook that changed is left unmarked, and goes)."""
     plugin = config.plugins.get("mkdocs-jupyter")
-    used = getattr(plugin, "_used_cache_paths", None)
-    if plugin is None or used is None or not plugin.config["cache"]:
+    if plugin is None or not plugin.config["cache"]:
         return
-    from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path  # noqa: PLC0415
-
-    for path in site.sources():
-        used.add(_get_cache_path(plugin.config["cache_dir"],
-                                 _compute_cache_key(str(path), plugin.config, plugin.config["execute"])))
+    upstream.jupyter_keep_entries(plugin, [upstream.jupyter_cache_path(plugin.config, path)
+                                           for path in site.sources()])

@@ -81,6 +81,7 @@ from pytorch_notes.site import (
     servewatch,
     sitedir,
     times,
+    upstream,
     zips,
 )
 from pytorch_notes.site.common import page_language
@@ -168,6 +169,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         """Take the checkout's folders from the configuration (``project.Project``: a build of any checkout
         reads its own pages, examples and records and keeps its own caches, wherever this package was
         imported from) and add the embed syntax (``embed.EmbedExtension``) to every page's Markdown."""
+        upstream.check_versions()  # the other packages' internals used are those tested (upstream.TESTED)
         if (found := Project.from_config(config)) != self.project:
             self.open_project(found)
         if self.serving:  # what leaves the site, and every cache key, as make build has them (site_url "")

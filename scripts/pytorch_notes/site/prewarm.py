@@ -10,8 +10,8 @@ writing the entry its page render would write (the body and mkdocs-jupyter's own
 notebook); a notebook page's render waits for its entry and finds it. Nothing of nbconvert or
 mkdocs-jupyter is patched: the site is the same with and without the pool (``PYTORCH_NOTES_PREWARM=0``
 turns it off; ``tests/test_prewarm.py``). It reads mkdocs-jupyter's private ``_compute_cache_key``,
-``_get_cache_path`` and ``_get_nb_toc_tokens`` (no public way to fill its cache; ``tests/test_prewarm.py``
-fails if they change). Under ``make serve`` one worker is kept (``serve``), started with
+``_get_cache_path`` and ``_get_nb_toc_tokens`` through ``upstream`` (no public way to fill its cache;
+``tests/test_prewarm.py`` fails if they change). Under ``make serve`` one worker is kept (``serve``), started with
 mkdocs-jupyter imported, for the notebooks a rebuild redoes (an edited example's chapter, both languages):
 it converts them on another core while the build does the rest. Before and after the server
 answers, the notebooks of its first build are converted by a pool of ``later``'s (``server_pool``).
@@ -30,6 +30,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 from pytorch_notes.atomic import write_atomic
+from pytorch_notes.site import upstream
 from pytorch_notes.site.progress import Progress
 
 MIN_MISSES = 4  # below this, starting a pool costs more than it saves
@@ -40,11 +41,10 @@ _NB2HTML_OPTIONS = ("kernel_name", "theme", "allow_errors", "show_input", "no_in
 def convert(job: tuple[str, str, dict, int]) -> str:
     """Worker: render one notebook as mkdocs-jupyter's page render does and store its cache entry."""
     from mkdocs_jupyter import convert as nbconvert  # noqa: PLC0415 - imported in the worker
-    from mkdocs_jupyter import plugin  # noqa: PLC0415
 
     path, cache_path, options, toc_depth = job
     body = nbconvert.nb2html(path, **options)
-    tokens, title = plugin._get_nb_toc_tokens(path, toc_depth)  # what its page render stores beside the body
+    tokens, title = upstream.jupyter_toc_tokens(path, toc_depth)  # what its page render stores beside the body
     write_atomic(Path(cache_path), json.dumps({"content": body, "toc_tokens": tokens, "title": title}))
     return path
 
@@ -111,15 +111,13 @@ def _ready(nice: int = 0) -> None:
 
 def missing(plugin, sources: list[Path]) -> list[tuple[str, str, dict, int]]:
     """The conversion jobs of the notebooks in ``sources`` whose cache entry is missing."""
-    from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path  # noqa: PLC0415
-
     config = plugin.config
     if not config["cache"] or config["execute"]:
         return []
     options = {"execute": False, **{k: config[k] for k in _NB2HTML_OPTIONS}}
     jobs = []
     for nb in sources:
-        cache_path = _get_cache_path(config["cache_dir"], _compute_cache_key(str(nb), config, False))
+        cache_path = upstream.jupyter_cache_path(config, nb)
         if not cache_path.exists():
             jobs.append((str(nb), str(cache_path), options, config["toc_depth"]))
     return jobs

@@ -1,0 +1,183 @@
+"""Every access of the site's code to another package's private names or patched methods, in one place.
+
+Each access is one function below, registered with ``@access``: the package, and the upstream issue or
+change that would remove it. ``check_versions`` (``on_config`` of the plugin, once per build) compares
+the installed versions of those packages with the range each access was tested with (``TESTED``) and
+stops the build with one message (package, version, tested range, what to re-check) instead of letting an
+upgrade silently change the site or its ``--strict`` link checking. ``tests/test_upstream.py`` fails on a
+private name of another package used anywhere else under ``scripts/`` and on more than ``LIMIT`` accesses.
+
+After re-checking an access against a new version (its test files: ``test_mdcache.py``,
+``test_buildcache.py``, ``test_search_*.py``, ``test_prewarm.py``, ``test_notebook_view.py``, and a strict
+build compared with the last one), widen its package's range in ``TESTED``.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+from collections.abc import Callable
+
+LIMIT = 6  # issue 43: at most 6 accesses, patches included
+
+# package -> (lowest tested version, first version not tested): the versions of constraints.txt
+TESTED: dict[str, tuple[str, str]] = {
+    "mkdocs": ("1.6.1", "1.7"),
+    "mkdocs-material": ("9.8.1", "9.9"),
+    "mkdocs-jupyter": ("0.26.3", "0.27"),
+}
+
+ACCESSES: dict[str, tuple[str, str]] = {}  # function name -> (package, upstream reference)
+
+
+def access(package: str, upstream: str):
+    """Register the decorated function as one access to ``package`` (a key of ``TESTED``); ``upstream``:
+    the issue or change that would remove it."""
+    if package not in TESTED:
+        raise ValueError(f"{package!r} has no tested range in upstream.TESTED")
+
+    def register(func: Callable) -> Callable:
+        ACCESSES[func.__name__] = (package, upstream)
+        return func
+
+    return register
+
+
+def version_problem(package: str, version: str) -> str | None:
+    """The message stopping the build when ``version`` of ``package`` is outside its tested range, else None."""
+    from packaging.version import Version  # noqa: PLC0415 - a dependency of MkDocs
+
+    low, high = TESTED[package]
+    if Version(low) <= Version(version) < Version(high):
+        return None
+    uses = ", ".join(name for name, (pkg, _) in ACCESSES.items() if pkg == package)
+    return (f"{package} {version} is outside the range the site's code was tested with (>={low},<{high}): "
+            f"re-check {uses} in scripts/pytorch_notes/site/upstream.py (and their tests), then widen "
+            f"upstream.TESTED; or install the version of constraints.txt")
+
+
+def check_versions(versions: dict[str, str] | None = None) -> None:
+    """Stop the build (``mkdocs.exceptions.PluginError``) if an installed package is outside its tested range;
+    ``versions``: package -> version (default: the installed ones, ``importlib.metadata``)."""
+    from mkdocs.exceptions import PluginError  # noqa: PLC0415
+
+    for package in TESTED:
+        version = (versions or {}).get(package) if versions is not None else _installed(package)
+        if version is None:
+            continue  # not installed: none of its accesses runs
+        problem = version_problem(package, version)
+        if problem is not None:
+            raise PluginError(problem)
+
+
+def _installed(package: str) -> str | None:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+# --- MkDocs
+
+
+@access("mkdocs", "no upstream issue found; would need an event between on_page_markdown and the Markdown "
+                  "conversion (related: mkdocs/mkdocs#2384, #3695); report text in CONTRIBUTING, 'Patches'")
+def patch_page_render(make_wrapper) -> None:
+    """Patch: ``Page.render`` becomes ``make_wrapper(render, extras)`` (``mdcache.install``); ``render`` is
+    MkDocs' own, and ``extras(page, restore=None)`` reads or sets what it leaves in undocumented attributes
+    (the title found in the HTML, ``_title_from_render``, and ``links_to_anchors``, which MkDocs sets only
+    when its page logger is not at DEBUG): a replaced render has to set them too, so they belong here.
+    ``extras(page)`` returns ``{"title", "links"}``; ``extras(page, restore)`` sets them as MkDocs would."""
+    import logging  # noqa: PLC0415
+
+    from mkdocs.structure.pages import Page  # noqa: PLC0415
+
+    def extras(page, restore: dict | None = None) -> dict:
+        if restore is None:
+            return {"title": page._title_from_render, "links": getattr(page, "links_to_anchors", None) or {}}
+        page._title_from_render = restore["title"]
+        if logging.getLogger("mkdocs.structure.pages").getEffectiveLevel() > logging.DEBUG:
+            page.links_to_anchors = restore["links"]
+        return restore
+
+    render = getattr(Page.render, "__wrapped__", Page.render)  # MkDocs' own
+    Page.render = make_wrapper(render, extras)
+
+
+_THEME_FILES = "Files.add_files_from_theme.<locals>.filter"  # MkDocs' filter of a theme's static files
+
+
+@access("mkdocs", "no upstream issue found; would need MkDocs to keep a theme's listing of static files for "
+                  "the process (mkdocs/mkdocs#3695 is serve's speed in general); report in CONTRIBUTING")
+def patch_theme_listing(listing) -> None:
+    """Patch: ``Theme.get_env`` is wrapped so that its environment's ``list_templates``, called with MkDocs'
+    filter of a theme's static files (recognised by its ``__qualname__``), answers ``listing(theme, env,
+    filter_func)``; any other call goes to Jinja's own. Installed once per process."""
+    from jinja2 import Environment  # noqa: PLC0415
+    from mkdocs.theme import Theme  # noqa: PLC0415
+
+    get_env = Theme.get_env
+    if getattr(get_env, "_pytorch_notes_listing", False):
+        return
+
+    @functools.wraps(get_env)
+    def get_theme_env(self):
+        env = get_env(self)
+
+        def list_templates(extensions=None, filter_func=None):
+            if extensions is not None or getattr(filter_func, "__qualname__", None) != _THEME_FILES:
+                return Environment.list_templates(env, extensions, filter_func)
+            return listing(self, env, filter_func)
+
+        env.list_templates = list_templates  # on the environment this patch returns: part of the patch
+        return env
+
+    get_theme_env._pytorch_notes_listing = True  # type: ignore[attr-defined]
+    Theme.get_env = get_theme_env
+
+
+# --- Material for MkDocs
+
+
+@access("mkdocs-material", "no upstream issue found; would need a public way to reuse a page's search entries "
+                           "(a replaceable entry provider or a cache_dir option); report in CONTRIBUTING")
+def patch_search_entries(wrapper) -> None:
+    """Patch: Material's ``SearchIndex.add_entry_from_context`` becomes ``wrapper`` (``buildcache.install``)."""
+    from material.plugins.search.plugin import SearchIndex  # noqa: PLC0415
+
+    SearchIndex.add_entry_from_context = wrapper
+
+
+# --- mkdocs-jupyter: its render cache (danielfrg/mkdocs-jupyter#161 asked for the cache it now has; no
+# issue asks for a public way to fill it or to keep entries across builds of several languages)
+
+
+@access("mkdocs-jupyter", "no upstream issue found; would need a public function giving a notebook's cache "
+                          "entry path, so that a build can fill the cache ahead (or skip a notebook it has)")
+def jupyter_cache_path(config, path):
+    """The path of the notebook ``path``'s entry in mkdocs-jupyter's render cache for its plugin config
+    ``config``, not executed (its ``_compute_cache_key`` and ``_get_cache_path``: one access, where an
+    entry lives)."""
+    from mkdocs_jupyter import plugin  # noqa: PLC0415
+
+    return plugin._get_cache_path(config["cache_dir"], plugin._compute_cache_key(str(path), config, False))
+
+
+@access("mkdocs-jupyter", "no upstream issue found; would need a public function giving what a page render "
+                          "stores in a cache entry beside the body (its public get_nb_toc gives objects)")
+def jupyter_toc_tokens(path: str, toc_depth: int) -> tuple[list, str | None]:
+    """``(toc_tokens, title)`` of the notebook ``path`` as mkdocs-jupyter's page render stores them in its
+    cache entry (``_get_nb_toc_tokens``)."""
+    from mkdocs_jupyter import plugin  # noqa: PLC0415
+
+    return plugin._get_nb_toc_tokens(path, toc_depth)
+
+
+@access("mkdocs-jupyter", "no upstream issue found; would need its on_post_build to keep cache entries used by "
+                          "the other languages' builds (mkdocs-static-i18n builds each language apart)")
+def jupyter_keep_entries(plugin, paths) -> None:
+    """Mark the cache entries ``paths`` as used by this build in mkdocs-jupyter's ``_used_cache_paths`` (the
+    set its ``on_post_build`` keeps; others are evicted). Does nothing before its ``on_pre_build``."""
+    used = getattr(plugin, "_used_cache_paths", None)
+    if used is not None:
+        used.update(paths)

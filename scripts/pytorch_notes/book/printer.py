@@ -117,7 +117,7 @@ def _with_outline(reader: PdfReader, entries: list[dict], placed: dict, lang: st
         for deeper in [k for k in parents if k > level]:
             del parents[deeper]
     writer.page_mode = "/UseOutlines"
-    writer._root_object[NameObject("/Lang")] = TextStringObject(lang)
+    writer.root_object[NameObject("/Lang")] = TextStringObject(lang)
     with open(out, "wb") as f:
         writer.write(f)
 

@@ -52,10 +52,12 @@ def test_the_report_puts_volatile_cells_apart_and_keeps_outputs_in_code_blocks(w
 
 
 def test_a_recapture_prints_the_changed_cells_and_writes_the_report(write_example, examples_dir, tmp_path, capsys):
-    value = examples_dir.parent / "value.txt"  # read by the example: its output changes, its code does not
-    value.write_text("0.50")
-    write_example("ch/ex.py", "# %%\nimport pathlib\nprint('loss', pathlib.Path(__file__).parents[2]"
+    # read by the example: its output changes, its code does not (beside it: the sandbox shows the example
+    # only the examples folder)
+    write_example("ch/ex.py", "# %%\nimport pathlib\nprint('loss', pathlib.Path(__file__).parent"
                               ".joinpath('value.txt').read_text())\n# %%\nprint('unchanged')\n")
+    value = examples_dir / "ch" / "value.txt"
+    value.write_text("0.50")
     assert capture.main([], examples_dir) == 0
     value.write_text("0.49")
     report = tmp_path / "changes.md"

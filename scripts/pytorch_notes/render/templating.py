@@ -124,20 +124,18 @@ def searched_output(text: str) -> str:
     ``<span data-search-exclude="true">``: Material's search skips such an element (and strips the attribute
     from the page after indexing), so an output adds its messages to the search index and nothing else.
     Runs of excluded lines share one span. Line breaks are kept (``\n``)."""
-    out, hidden, left = [], [], SEARCHED_MESSAGES
-    for line in text.split("\n") if text else []:
+    lines = text.split("\n")
+    searched = [False] * len(lines)
+    left = SEARCHED_MESSAGES
+    for n, line in enumerate(lines):
         if left and len(line) <= SEARCHED_LINE_CHARS and _MESSAGE.search(line):
-            left -= 1
-            if hidden:
-                out.append('<span data-search-exclude="true">' + html.escape("\n".join(hidden)) + "\n</span>")
-                hidden = []
-            out.append(html.escape(line) + "\n")
-        else:
-            hidden.append(line)
-    if hidden:
-        out.append('<span data-search-exclude="true">' + html.escape("\n".join(hidden)) + "</span>")
-    elif out:
-        out[-1] = out[-1][:-1]
+            searched[n], left = True, left - 1
+    out, start = [], 0
+    for n in range(len(lines) + 1):  # runs of lines searched alike, each run with the line breaks inside it
+        if n == len(lines) or (n > start and searched[n] != searched[start]):
+            run = html.escape("\n".join(lines[start:n]) + ("\n" if n < len(lines) else ""))
+            out.append(run if searched[start] or not run else f'<span data-search-exclude="true">{run}</span>')
+            start = n
     return "".join(out)
 
 

@@ -34,5 +34,5 @@ def only_publishable(files, docs_dir: str):
         src = getattr(file, "abs_src_path", None)
         if src and os.path.realpath(src).startswith(docs + os.sep) and not publishable(file.src_uri):
             files.remove(file)
-            log.info("docs/%s is not published: not a page or an asset of one", file.src_uri)
+            log.debug("docs/%s is not published: not a page or an asset of one", file.src_uri)
     return files

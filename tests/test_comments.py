@@ -262,3 +262,11 @@ def test_the_command_lists_problems_and_exits_1(tmp_path, capsys):
     assert main([str(bad), str(good)]) == 1
     out = capsys.readouterr().out
     assert "bad.py:2: untagged trailing comment" in out and "good.py" not in out.split("\n", 1)[1]
+
+
+def test_a_cell_marker_keeps_the_captions_of_the_readers_language_only():
+    """An English ``.py`` download showed ``caption_zh="…"`` on its markers (issue 44, item 5)."""
+    src = '# %% raises="X" caption_zh="图 \\"一\\"" caption_en="A \\"figure\\""\nx = 1\n'
+    assert localize(src, "en").splitlines()[0] == '# %% raises="X" caption_en="A \\"figure\\""'
+    assert localize(src, "zh").splitlines()[0] == '# %% raises="X" caption_zh="图 \\"一\\""'
+    assert localize(src, "zh").splitlines()[1] == "x = 1"

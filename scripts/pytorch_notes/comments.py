@@ -89,13 +89,19 @@ def _tag(text: str) -> tuple[str, str] | None:
     return (m.group("tag"), m.group("text")) if m else None
 
 
+# a cell option captioning a figure in one language (parse.DESCRIPTIVE_CELL_KEYS), as a marker line writes it
+_OTHER_CAPTION = {lang: re.compile(rf'\s+caption_{other}="(?:[^"\\]|\\.)*"')
+                  for lang, other in (("zh", "en"), ("en", "zh"))}
+
+
 @value_memo("localize")  # pages, notebooks and downloads localize the same cells, in every build
 def localize(source: str, lang: str) -> str:
     """The source of an example (or of one of its cells) as shown to a reader of ``lang``.
 
     Of each bilingual full-line group only the ``lang`` lines stay, as ``# text`` at their
     indentation (the ``zh: ``/``en: `` tag removed); the other language's lines are dropped.
-    A trailing ``# zh: … | en: …`` keeps only the ``lang`` part. Untagged comments, code, strings
+    A trailing ``# zh: … | en: …`` keeps only the ``lang`` part. A cell marker loses the other language's
+    caption (``caption_zh="…"`` for ``"en"``). Untagged comments, code, strings
     and the line structure of the code are unchanged. Source that does not tokenize is returned as is.
 
     Args:
@@ -115,6 +121,12 @@ def localize(source: str, lang: str) -> str:
     header = _header_lines(python_lines(source))
     drop: set[int] = set()
     for c in comments:
+        if c.full_line and c.line > header and CELL_MARKER.match(c.text):
+            # a cell's caption in the other language (caption_zh= on an English page) leaves its marker
+            line = lines[c.line - 1]
+            other = _OTHER_CAPTION[lang].sub("", c.text)
+            lines[c.line - 1] = line[:c.col] + other + line[c.col + len(c.text):]
+            continue
         if _exempt(c, header):
             continue
         line = lines[c.line - 1]

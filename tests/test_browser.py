@@ -544,11 +544,13 @@ def test_english_search_finds_english_pages_only(tab, base):
 
 
 # What follows an example's marker up to its provenance line: its code, outputs and provenance. With records of two
-# devices they sit in a tab set, one tab block each: the first block, the tab shown, is taken.
+# devices they sit in the first block of a tab set, each device's outputs and provenance in sections of their own
+# (render/html.py): those of the first device, the tab shown, are taken.
 EXAMPLE_PARTS_JS = """(marker) => {
   const parts = [];
   for (let el = marker.nextElementSibling; el && !el.classList.contains("pn-example"); el = el.nextElementSibling) {
-    if (el.matches(".tabbed-set")) return [...el.querySelector(".tabbed-content > .tabbed-block").children];
+    if (el.matches(".tabbed-set")) return [...el.querySelector(".tabbed-content > .tabbed-block").children].flatMap(
+      (c) => !c.matches("section.pn-device") ? [c] : c.dataset.pnDevice === "1" ? [...c.children] : []);
     parts.push(el);
     if (el.matches(".pn-provenance")) break;
   }

@@ -51,8 +51,12 @@ def test_device_tabs_switch_and_the_choice_is_kept_across_pages(browser, base, r
         assert states and all(s == {"labels": [LABEL, "CPU"], "selected": LABEL} for s in states), \
             f"one tab per device, the GPU first: {states}"
         assert len(states) == page.locator(".pn-example").count() == page.locator(".pn-compare").count()
-        gpu_panel = page.locator(".tabbed-set .tabbed-block").nth(0)
-        assert "NVIDIA H100 80GB HBM3" in gpu_panel.locator(".pn-provenance").inner_text()
+        example = page.locator(".pn-example + .tabbed-set").first  # the code once, each device's outputs
+        # text content: the browser skips a block off screen (content-visibility), and its innerText is empty
+        code = example.locator(".highlight code").all_text_contents()
+        assert code and all(example.locator(".highlight").nth(i).is_visible() for i in range(len(code)))
+        assert "NVIDIA H100 80GB HBM3" in example.locator(".pn-provenance:visible").text_content()
+        gpu_outputs = example.locator(".pn-output:visible").all_text_contents()
         figure = page.locator(".tabbed-set .tabbed-block:first-child .pn-figure img").first  # the timing chart
         figure.scroll_into_view_if_needed()  # figures load lazily
         page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=figure.element_handle())
@@ -60,8 +64,11 @@ def test_device_tabs_switch_and_the_choice_is_kept_across_pages(browser, base, r
         page.wait_for_function("""() => [...document.querySelectorAll('.pn-example ~ .tabbed-set')]
           .filter((set) => !set.closest('details:not([open])'))
           .every((set) => set.querySelectorAll(':scope > input')[1].checked)""")  # linked: every shown example
-        cpu_panel = page.locator(".tabbed-set .tabbed-block").nth(1)
-        assert cpu_panel.is_visible() and "CPU · torch" in cpu_panel.locator(".pn-provenance").inner_text()
+        assert "CPU · torch" in example.locator(".pn-provenance:visible").text_content()
+        assert example.locator(".highlight code").all_text_contents() == code, "the same code, shown"
+        assert all(example.locator(".highlight").nth(i).is_visible() for i in range(len(code)))
+        cpu_outputs = example.locator(".pn-output:visible").all_text_contents()
+        assert cpu_outputs and cpu_outputs != gpu_outputs, "the CPU's outputs replace the GPU's"
         page.goto(base + root + "autograd/")
         states = open_tab_state(page)
         assert states and all(s["selected"] == "CPU" for s in states), f"the choice was not kept: {states}"
@@ -114,7 +121,7 @@ def test_an_opened_solution_shows_the_chosen_tab(browser, base, root):
         inside = solution.evaluate("""(d) => [...d.querySelectorAll('.tabbed-set')].map((set) =>
           [...set.querySelectorAll(':scope > input')].findIndex((i) => i.checked))""")
         assert inside and all(i == 1 for i in inside), f"the opened solution shows tab {inside}, not CPU"
-        assert "CPU · torch" in solution.locator(".tabbed-block:visible .pn-provenance").first.inner_text()
+        assert "CPU · torch" in solution.locator(".pn-provenance:visible").first.text_content()
         page.reload()  # on the next visit too: Material's restore also reads innerText
         solution = page.locator("details:has(.tabbed-set)").first
         solution.locator(":scope > summary").click()

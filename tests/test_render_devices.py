@@ -55,8 +55,8 @@ def test_a_stale_record_is_never_the_default_tab_and_says_so(write_example, exam
     ex = two_devices(write_example, examples_dir, cuda_key="0" * 16)
     md, _ = render_example(ex, freshness(ex, examples_dir), "en", str, LINKS)
     assert re.findall(r'^=== "([^"]+)"$', md, re.M) == ["CPU", "NVIDIA H100 · CUDA 13.0 (out of date)"]
-    gpu_tab = md.split('=== "NVIDIA H100', 1)[1]
-    assert "Outputs out of date" in gpu_tab and "Outputs out of date" not in md.split('=== "NVIDIA H100', 1)[0]
+    sections = re.findall(r'<section class="pn-device" data-pn-device="(\d)"[^>]*>(.*?)</section>', md, re.S)
+    assert [n for n, text in sections if "Outputs out of date" in text] == ["2"], "in the GPU's sections only"
 
 
 def test_one_record_shows_no_tabs(write_example, examples_dir):

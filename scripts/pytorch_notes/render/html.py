@@ -7,7 +7,9 @@ example's frames in a stored traceback follow them (``comments.map_line``). Outp
 blocks made by the output-kind registry (``kinds.py``) from the site's templates (``templating.Templates``:
 autoescape), so an output containing ``<script>`` or a backtick shows as text. An example captured on more
 than one device gets one content tab per device (pymdownx.tabbed; Material's linked tabs keep the
-reader's choice across pages), the freshest first and the GPU before the CPU. No MkDocs import:
+reader's choice across pages), the freshest first and the GPU before the CPU; its code is on the page once,
+in the first tab, and each device's outputs follow each cell in a section shown with that device's tab
+(``_device``; the stylesheet, ``docs/assets/pytorch-notes.css``, switches them). No MkDocs import:
 the hook passes a ``url_for`` callback for asset URLs.
 
 A record file is untrusted (a pull request may change it), so every field of it that reaches the
@@ -90,19 +92,32 @@ def _notice(tpl: Templates, kind: str, title: str, body, detail: str = "") -> st
     return tpl.render("example/notice.html", kind=kind, title=title, body=body, detail=clean_text(detail))
 
 
-def _device_blocks(tpl: Templates, example: Example, dev: DeviceOutputs, lang: str, url_for: Callable[[str], str],
-                   links: Links) -> tuple[list[str], list[Asset]]:
-    """The blocks of one device's record: notices, each cell's code then outputs, the footer."""
+@dataclass
+class _Parts:
+    """What one device's record adds to an example: notices (a failure, stale outputs), each shown cell's
+    output blocks (by cell index), the footer, and the figure files those outputs reference."""
+
+    notices: list[str]
+    outputs: dict[int, list[str]]
+    footer: str
+    assets: list[Asset]
+
+
+def _device_parts(tpl: Templates, example: Example, dev: DeviceOutputs, lang: str, url_for: Callable[[str], str],
+                  links: Links) -> _Parts:
+    """The blocks of one device's record (``_Parts``); a cell whose stored outputs belong to other code (a stale
+    record, the cell since changed) has none."""
     t = STRINGS[lang]
     record = dev.record
-    blocks: list[str] = []
+    notices: list[str] = []
     if f := dev.failure:
-        blocks.append(_notice(tpl, "failure", t["failed_title"], t["failed"], f"{field(f.location)}: {f.message}"))
+        notices.append(_notice(tpl, "failure", t["failed_title"], t["failed"], f"{field(f.location)}: {f.message}"))
     if dev.state == "stale":
-        blocks.append(_notice(tpl, "warning", t["stale_title"], trusted(t["stale"])))
+        notices.append(_notice(tpl, "warning", t["stale_title"], trusted(t["stale"])))
     assets = figure_assets(record)
     stored = {c.index: c for c in record.cells} if record else {}
     used: list[Asset] = []
+    outputs: dict[int, list[str]] = {}
     figures = 0
     shown = shown_cells(example.cells, lang)
     keys = {c.index: c.key for c in example.cells}
@@ -110,11 +125,10 @@ def _device_blocks(tpl: Templates, example: Example, dev: DeviceOutputs, lang: s
              "line_map": (lambda n: map_line(n, record.cells, shown, keys)) if record else None,
              "show_code": lambda code: localize(code, lang), "templates": tpl}
     for cell in example.cells:
-        blocks.append(_fence(shown[cell.index].source, shown[cell.index].line,
-                             example.rel if cell.index == 0 else None))
         old = stored.get(cell.index)
         if old is None or (dev.state != "fresh" and old.key != cell.key):
             continue
+        blocks = outputs.setdefault(cell.index, [])
         for pos, out in _runs(old.outputs):
             asset = assets.get((cell.index, pos))
             where["took"] = f"{old.duration_s:.2f} s" if pos == 0 else ""  # in the first output's label
@@ -131,8 +145,26 @@ def _device_blocks(tpl: Templates, example: Example, dev: DeviceOutputs, lang: s
             else:
                 rendered = kind_of(out).html(out, ctx)
             blocks += [rendered] if rendered else []
-    blocks.append(footer(tpl, example, record, lang, links))
-    return blocks, used
+    return _Parts(notices, outputs, footer(tpl, example, record, lang, links), used)
+
+
+def _code(example: Example, lang: str) -> dict[int, str]:
+    """Each cell's fenced code block as the page of ``lang`` shows it (the first titled with the example)."""
+    return {i: _fence(c.source, c.line, example.rel if i == 0 else None)
+            for i, c in shown_cells(example.cells, lang).items()}
+
+
+def _device(n: int, blocks: list[str]) -> list[str]:
+    """``blocks`` of the ``n``-th device (0: the tab shown first) in a section that the stylesheet shows while
+    that device's tab is chosen (docs/assets/pytorch-notes.css). Search indexes the first device's only: a
+    <section>, not a <div>, excludes the others, since Material's search parser compares elements by tag name,
+    so the first inner <div> it skipped itself (the code's line numbers, "linenodiv") ended the exclusion of
+    an excluding <div> (Material 9.8.1, material/plugins/search/plugin.py: Element.__eq__/__hash__ use the
+    tag only). The blank lines around the tags leave the content Markdown."""
+    if not blocks:
+        return []
+    more = ' data-search-exclude="true"' if n else ""
+    return [f'<section class="pn-device" data-pn-device="{n + 1}"{more}>', *blocks, "</section>"]
 
 
 def _runs(outputs: tuple[Output, ...]) -> list[tuple[int, Output | list[Stream]]]:
@@ -191,30 +223,30 @@ def render_example(example: Example, fresh: Freshness, lang: str, url_for: Calla
     t = STRINGS[lang]
     anchor = anchor or "example-" + example.rel[:-3].replace("/", "-")
     head = tpl.render("example/head.html", anchor=anchor)
-    shown = _shown(fresh)
+    shown, code = _shown(fresh), _code(example, lang)
     if not shown:
         why = t["missing_cuda"] if example.needs_cuda else t["missing"]
-        blocks = [head, _notice(tpl, "warning", t["missing_title"], trusted(why))]
-        blocks += [_fence(c.source, c.line, example.rel if c.index == 0 else None)
-                   for c in shown_cells(example.cells, lang).values()]
-        blocks.append(footer(tpl, example, None, lang, links))
+        blocks = [head, _notice(tpl, "warning", t["missing_title"], trusted(why)), *code.values(),
+                  footer(tpl, example, None, lang, links)]
         return "\n\n".join(blocks) + "\n", []
+    parts = [_device_parts(tpl, example, dev, lang, url_for, links) for dev in shown]
+    used = [a for p in parts for a in p.assets]
     if len(shown) == 1:
-        blocks, used = _device_blocks(tpl, example, shown[0], lang, url_for, links)
-        return "\n\n".join([head, *blocks]) + "\n", used
-    out, used = [head], []
-    for i, dev in enumerate(shown):
-        blocks, assets = _device_blocks(tpl, example, dev, lang, url_for, links)
-        used += assets
-        # search indexes the tab shown first; the others repeat its code (the blank lines around the tag
-        # leave its content Markdown). A <section>, not a <div>: Material's search parser compares elements
-        # by tag name, so the first inner <div> it skips itself (the code's line numbers, "linenodiv") ended
-        # the exclusion of an excluding <div> and the rest of the tab was indexed (Material 9.8.1,
-        # material/plugins/search/plugin.py: Element.__eq__/__hash__ use the tag only).
-        if i:
-            blocks = ['<section class="pn-tab-more" data-search-exclude="true">', *blocks, "</section>"]
+        p = parts[0]
+        blocks = [head, *p.notices, *(b for i in code for b in [code[i], *p.outputs.get(i, [])]), p.footer]
+        return "\n\n".join(blocks) + "\n", used
+    # several devices: the code once, in the first tab's block, which the stylesheet shows whichever tab is
+    # chosen; each device's notices, outputs and footer in sections (_device) shown with its tab. The other
+    # tabs' blocks stay empty: a page held every highlighted token once per device (issue 44, item 11)
+    blocks = [b for n, p in enumerate(parts) for b in _device(n, p.notices)]
+    for i in code:
+        blocks += [code[i], *(b for n, p in enumerate(parts) for b in _device(n, p.outputs.get(i, [])))]
+    blocks += [b for n, p in enumerate(parts) for b in _device(n, [p.footer])]
+    out = [head]
+    for n, dev in enumerate(shown):
         label = device_label(dev.record) + (t["stale_tab"] if dev.state != "fresh" else "")
-        out.append(f'=== "{markdown_text(label)}"\n\n' + "\n\n".join(_indent(b) for b in blocks))
+        inside = blocks if n == 0 else ['<div class="pn-device-tab"></div>']
+        out.append(f'=== "{markdown_text(label)}"\n\n' + "\n\n".join(_indent(b) for b in inside))
     out.append(comparison(tpl, shown, t))
     return "\n\n".join(out) + "\n", used
 

@@ -581,10 +581,23 @@ def _get(url: str) -> bytes:
         return resp.read()
 
 
+# Material mounts a code block (its copy button) when it first comes into view (content.lazy, mkdocs.yml): open the
+# collapsed blocks (solutions) and bring each code block into view once.
+MOUNT_CODE_JS = """async () => {
+  for (const d of document.querySelectorAll(".md-typeset details:not(.pn-output details)")) d.open = true;
+  for (const code of document.querySelectorAll(".md-typeset pre > code")) {
+    code.scrollIntoView({block: "center"});
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  }
+  window.scrollTo(0, 0);
+}"""
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_embedded_example_shows_code_output_provenance_and_downloads(tab, base, lang):
     page = tab.page
     page.goto(base + ("en/" if lang == "en" else "") + "autograd/")
+    page.evaluate(MOUNT_CODE_JS)
     examples = page.evaluate(EXAMPLES_JS)
     assert examples, "no embedded example on the autograd page"
     for ex in examples:

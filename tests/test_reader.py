@@ -310,6 +310,7 @@ def test_phone_code_and_outputs(tab, base, lang):
     page = tab.page
     page.set_viewport_size(test_browser.PHONE)
     page.goto(lang_root(base, lang) + "autograd/")
+    page.evaluate(test_browser.MOUNT_CODE_JS)
     got = page.evaluate(PHONE_JS)
     assert got["widths"] and got["buttons"] >= 2 and got["gutters"], got
     assert not got["problems"], got["problems"][:10]

@@ -38,6 +38,12 @@ Sections (all by default, in this order):
   ``tests/search_queries_heldout.json``, never tuned on (target >= 0.95, issue 27), and the serious +
   critical axe-core violations of the home, a chapter, a notebook and the 404 page in both languages,
   light and dark (target 0).
+* ``lighthouse`` (``benchmarks.lighthouse``): on the warm build, served gzip-compressed on 127.0.0.1, Lighthouse 12's
+  mobile scores (simulated throttling) of the home page and the attention, distributed, images and performance
+  chapters, both languages, median of ``--repeat`` runs: performance >= 85, accessibility, best practices and
+  SEO 100; and the highlighted code blocks a page holds twice (target 0). Lighthouse is an npm package, not
+  installed by the project: without it the section says how to install it and reports only the code count.
+  20-35 s a run on 2 busy cores: 10 pages x 3 runs add 10-18 minutes (3-6 with --quick).
 * ``loop`` (``benchmarks.loop``, ``benchmarks.fresh``): under ``make serve``'s own command, the seconds
   from saving a page to the served page showing the edit (target <= 1 s) and from saving an example
   (a new comment) to every page showing it, both languages and notebooks (target <= 2 s), each over
@@ -70,12 +76,13 @@ from pytorch_notes.settings import REPO_ROOT
 from benchmarks.build import bench_build, bench_exec, bench_scaling, bench_tests
 from benchmarks.capture import bench_capture, bench_incremental
 from benchmarks.figures import Figure, format_table, ratio, write_report
+from benchmarks.lighthouse import bench_lighthouse
 from benchmarks.loop import bench_loop
 from benchmarks.reader import bench_reader
 from benchmarks.repo import BenchError, PartialResults
 from benchmarks.weight import bench_weight
 
-SECTIONS = ("build", "exec", "incremental", "capture", "scaling", "weight", "reader", "loop", "tests")
+SECTIONS = ("build", "exec", "incremental", "capture", "scaling", "weight", "reader", "lighthouse", "loop", "tests")
 
 
 # ---------------------------------------------------------------- main
@@ -109,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"unknown section(s) {sorted(unknown)}" if unknown else "repeats must be >= 1")
     if args.skip_tests and "tests" in sections:
         sections.remove("tests")
-    if {"exec", "weight", "reader"} & set(sections) and "build" not in sections:
+    if {"exec", "weight", "reader", "lighthouse"} & set(sections) and "build" not in sections:
         sections.insert(0, "build")  # the executing estimate, the weights and the reader figures need the build
 
     started, load_start = datetime.now(), list(os.getloadavg())
@@ -129,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         for section in [s for s in SECTIONS if s in sections]:
             print(f"bench: {section} ...", file=sys.stderr, flush=True)
             t0 = time.perf_counter()
-            if section in ("exec", "weight", "reader") and built is None:
+            if section in ("exec", "weight", "reader", "lighthouse") and built is None:
                 errors.append(f"{section}: skipped, it needs the build section, which failed")
                 continue
             try:
@@ -143,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
                     found = bench_weight(built)
                 elif section == "reader":
                     found = bench_reader(built)
+                elif section == "lighthouse":
+                    found = bench_lighthouse(built, repeat)
                 else:
                     found = steps[section]()
             except PartialResults as exc:

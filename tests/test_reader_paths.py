@@ -71,7 +71,7 @@ def test_english_query_words_are_cut_to_their_stem(tab, base):
     found = [r.rsplit("/", 2)[-2] + "/" for r in search_pages(page, "how to move a tensor to the gpu")]
     assert found[0] == "devices/", found  # "moving tensors" (issue 44, item 7: Data loading came first)
     pasted = "Expected all tensors to be on the same device"
-    assert "tensors^2" in page.evaluate(query, pasted).split(), "a pasted message keeps its words, exactly"
+    assert "+tensors" in page.evaluate(query, pasted).split(), "a pasted message keeps its words, exactly"
     assert "layers/" in [r.rsplit("/", 2)[-2] + "/" for r in search_pages(page, "weight initialization")[:3]]
 
 
@@ -130,18 +130,18 @@ def test_the_missing_line_names_no_word_the_result_highlights(tab, base):
 
 
 def test_a_pasted_message_the_site_quotes_finds_the_page_that_explains_it(tab, base):
-    """A pasted message is searched as its words exactly (docs/assets/search.js, knownMessage; the build's list
+    """A pasted message is searched as its words, each required and exact (docs/assets/search.js, knownMessage; the build's list
     of quoted messages: site/searchmessages.py): "compiled" no longer matches every torch.compile."""
     page = tab.page
     page.goto(lang_root(base, "en"))
     page.focus("input.md-search__input")
     page.wait_for_function("() => !!window.__pnMessages")
     query, pasted = "(q) => window.__pnSearchQuery(q)", "AssertionError: Torch not compiled with CUDA enabled"
-    assert page.evaluate(query, pasted) == "torch^2 compiled^2 cuda^2 enabled^2"
+    assert page.evaluate(query, pasted) == "+torch +compiled +cuda +enabled"
     assert page.evaluate(query, "compiled model") == "compil model", "not a message"
     found = [r.rsplit("/", 2)[-2] + "/" for r in search_pages(page, pasted)]
-    # the pages quoting it; before, jit, distributed and performance (torch.compile)
-    assert found[0] in ("install/", "devices/") and "install/" in found[:5], found
+    # a page quoting it among the first three; before, jit, distributed and performance (torch.compile)
+    assert {"install/", "devices/"} & set(found[:3]) and found[0] != "jit/", found
 
 
 PASTE_JS = """(text) => {

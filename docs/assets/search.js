@@ -201,7 +201,8 @@
   function stemmed(raw, typed) {
     if (raw.indexOf('"') >= 0) return raw;
     if (typed.trim().split(/\s+/).length >= PASTED_WORDS) return raw.split(" ").map(withIng).join(" ");
-    return raw.split(" ").map(stem).map(withIng).join(" ");
+    /* a word cut to a stem of four letters ("bytes" -> byte) is not one the reader typed: no -ing form */
+    return raw.split(" ").map(function (w) { var cut = stem(w); return cut === w ? withIng(w) : cut; }).join(" ");
   }
   /* A word of four letters ending in e keeps its e (its stem would be the prefix of too many words: mode ->
      mod* matches model and module), so the prefix misses the -ing form the pages use: "move a tensor to the
@@ -227,10 +228,11 @@
      (torch, compile*, CUDA) and pages that use them often won over the page that explains the message. The
      build lists each language's messages as words (window.__pnMessages: site/searchmessages.py, which says
      how they are split). The longest run of a known message's words in the query, when it has at least
-     MESSAGE_RUN words, or most of a short message, is searched as those words exactly ("word^2": Material
-     adds no wildcard to a boosted term, so "compiled" no longer matches every "compile"), stop words left
-     out: the sections quoting the message rank first. (Required terms, "+word", did as well on the tuning
-     queries but found nothing where a page words the message a little differently.) */
+     MESSAGE_RUN words, or most of a short message, is searched as required words ("+word": lunr's presence,
+     which Material keeps, exact and without its wildcard, so "compiled" no longer matches every "compile"),
+     stop words left out: only sections holding every word of the message are results. (Exact boosted words,
+     "word^2", scored the same on the tuning queries, but a page titled with one of the words, Tensors for
+     "Expected all tensors to be on the same device", then came before the pages quoting it.) */
   var MESSAGE_RUN = 6, MESSAGE_SHARE = 0.6, MESSAGE_MIN = 4;
   /* lunr's English stop words (lunr 2.3.9, lunr.stopWordFilter, which Material's worker applies to the English
      index): the index has none of them */
@@ -267,7 +269,7 @@
     var exact = best.filter(function (w, k) {
       return !stopWords.has(w) && !LUNR_EN_STOP.has(w) && best.indexOf(w) === k;
     });
-    return exact.length >= 2 ? exact.map(function (w) { return w + "^2"; }).join(" ") : null;
+    return exact.length >= 2 ? exact.map(function (w) { return "+" + w; }).join(" ") : null;
   }
 
   window.__pnSearchQuery = function (raw) {

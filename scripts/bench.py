@@ -6,7 +6,7 @@ A thin entry point; the command lives in the package ``benchmarks`` (``benchmark
 
 import sys
 
-from benchmarks import main
+from benchmarks.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

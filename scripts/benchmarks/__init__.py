@@ -7,8 +7,7 @@ repository, the environment of measured commands, timed commands and builds, chi
 and ``capture``), ``weight`` (page weights and search index sizes), ``reader`` (search recall and
 accessibility in a browser), ``loop`` (edit-to-page reload under ``make serve``, the plain-Material
 floor) with ``fresh`` (``make serve`` and ``make test`` in a fresh clone). The command line is ``cli.main``.
+
+The package imports none of them, so that ``python -m benchmarks.reader SITE`` runs its module once
+(an import of ``cli`` here made runpy warn that ``benchmarks.reader`` was already imported).
 """
-
-from benchmarks.cli import main
-
-__all__ = ["main"]

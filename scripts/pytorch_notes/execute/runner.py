@@ -108,9 +108,9 @@ def figure_title(fig) -> str:
     """What a figure shows, from its own titles: the figure's suptitle, else the titles of up to three
     axes joined with "; " (a grid of more panels is labelled per panel, e.g. digits: its titles do not
     describe the figure). Empty when there is none; pages then use a generic alt text and caption."""
-    suptitle = getattr(fig, "_suptitle", None)
-    if suptitle is not None and suptitle.get_text().strip():
-        return suptitle.get_text().strip()
+    suptitle = fig.get_suptitle().strip()  # public since matplotlib 3.8 (the project needs >= 3.9)
+    if suptitle:
+        return suptitle
     titles = [t for t in (ax.get_title().strip() for ax in fig.get_axes()) if t]
     return "; ".join(titles) if len(titles) <= 3 else ""
 

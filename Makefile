@@ -78,7 +78,7 @@ pdf: build
 # Two suites, both run by CI (.ci/run): `make test` is everything but the browser, for a contributor's loop
 # under 3 minutes on 2 cores; `make test-browser` drives the built site in Chromium, where a page load costs
 # ~0.8 s of CPU (half the suite's CPU was Chromium's, 2026-11-27). One file of either:
-# `make test ARGS=tests/test_store.py`, `make test-browser ARGS=tests/test_reader.py`.
+# `make test ARGS=tests/store/test_store.py`, `make test-browser ARGS=tests/browser/test_reader.py`.
 test: $(STAMP)
 	$(VENV)/bin/pytest -m "not browser" $(ARGS)
 
@@ -113,9 +113,9 @@ check-links: $(STAMP)
 	$(PY) scripts/check_links.py $(ARGS)
 
 # The .py downloads go on past the cells that raise on purpose (render/download.py); make test runs two of
-# them, this runs all (tests/test_downloads.py).
+# them, this runs all (tests/render/test_downloads.py).
 check-downloads: $(STAMP)
-	PYTORCH_NOTES_RUN_DOWNLOADS=1 $(VENV)/bin/pytest -q -p no:randomly tests/test_downloads.py $(ARGS)
+	PYTORCH_NOTES_RUN_DOWNLOADS=1 $(VENV)/bin/pytest -q -p no:randomly tests/render/test_downloads.py $(ARGS)
 
 new-chapter: $(STAMP)
 	$(PY) scripts/scaffold.py "$(NAME)" $(if $(SECTION),--section "$(SECTION)")

@@ -60,7 +60,7 @@ def pytest_configure(config):
     for it (``prebuilt_site``). The suite's other builds (a copy of the course with GPU records, the
     offline copy, the served copy) ask for ``site`` first, so they find mkdocs-jupyter's cache filled
     instead of each rendering every notebook at the same time (a fresh clone has no cache). A run of
-    chosen tests (``make test ARGS=tests/test_store.py``) builds only if a test asks for the site.
+    chosen tests (``make test ARGS=tests/store/test_store.py``) builds only if a test asks for the site.
     """
     if hasattr(config, "workerinput") or os.environ.get("PYTORCH_NOTES_TEST_SITE"):
         return  # an xdist worker, or a site built by the controller already

@@ -14,7 +14,7 @@
 # Then, here: make gpu-unpack ARCHIVE=<files_at>/records.tgz
 #
 # The dry run that `make test` runs on a CPU machine is the same script with PN_GPU_KIND=cpu and
-# PN_EXAMPLES pointing at a copy of some examples (tests/test_gpu_run.py).
+# PN_EXAMPLES pointing at a copy of some examples (tests/commands/test_gpu_run.py).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:?set OUT: the folder whose files the device tool brings back}"

@@ -5,7 +5,7 @@ search box on a page of language ``lang`` and counts the queries whose expected 
 first three distinct pages of the results. ``axe_count(browser, base)`` runs axe-core (vendored from
 npm in ``tests/vendor/axe-core/``) on the home, three chapters, a notebook and the 404 page of both
 languages, light and dark, and counts the violations of any impact. ``page`` and ``browser``
-are Playwright objects; ``base`` the site's root URL ending in ``/``. ``tests/test_reader.py`` asserts
+are Playwright objects; ``base`` the site's root URL ending in ``/``. ``tests/browser/test_reader.py`` asserts
 on the same functions.
 """
 
@@ -53,7 +53,7 @@ def lang_root(base: str, lang: str) -> str:
 
 # Type a query into the open page's search box and read the results: clear the box and wait until the
 # last results are gone, type the query, wait for its answer. Material reads the box on ``keyup``.
-# (``tests/test_browser.py`` types with Playwright's own ``fill``/``press``.) Typed again, up to ``attempts``
+# (``tests/browser/test_browser.py`` types with Playwright's own ``fill``/``press``.) Typed again, up to ``attempts``
 # times a second apart, while it finds nothing: on a loaded machine Material's search worker may still be
 # loading the index when the first query is typed, and answers "no results" for it (seen once in a full
 # ``make test``). The queries of one call run in the page, one after the other, in one round trip.
@@ -275,7 +275,7 @@ def bench_reader(site: Path) -> list[Figure]:
 def main(argv: list[str] | None = None) -> int:
     """``python -m benchmarks.reader [SITE] [--queries FILE] [--lang zh]``: recall@3 of a query set on a built
     site (default ``site/``, from ``make build``), with every query that missed and what it found instead.
-    The tool for tuning search; ``make bench`` and ``tests/test_reader.py`` hold the targets."""
+    The tool for tuning search; ``make bench`` and ``tests/browser/test_reader.py`` hold the targets."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.reader", description=main.__doc__)
     parser.add_argument("site", nargs="?", type=Path, default=REPO_ROOT / "site")
     parser.add_argument("--queries", type=Path, default=QUERIES, help="a JSON file shaped like the default")

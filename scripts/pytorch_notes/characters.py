@@ -27,7 +27,7 @@ import unicodedata
 
 # Every character of categories Cc (but tab, newline, carriage return), Cf, Zl and Zp, and Unicode's
 # Default_Ignorable_Code_Point list (DerivedCoreProperties.txt), as ranges of code points: written out, since
-# scanning ``unicodedata`` at import cost ~40 ms; tests/test_characters.py checks them against ``unicodedata``
+# scanning ``unicodedata`` at import cost ~40 ms; tests/parse/test_characters.py checks them against ``unicodedata``
 # over every plane.
 REFUSED_RANGES = (
     (0x0000, 0x0008), (0x000B, 0x000C), (0x000E, 0x001F), (0x007F, 0x009F), (0x00AD, 0x00AD), (0x034F, 0x034F),

@@ -6,7 +6,7 @@ stylesheets out of every page). Run from the checkout's root after a build:
 
 It reads the classes of the built site's notebook pages and nbconvert's CSS of a small notebook rendered
 by mkdocs-jupyter, and keeps a rule when every class its selector names occurs in those pages, and the
-custom properties (``--jp-*``) those rules use, transitively. ``tests/test_notebook_view.py`` fails when
+custom properties (``--jp-*``) those rules use, transitively. ``tests/site/test_notebook_view.py`` fails when
 the file differs from what this gives (an nbconvert or mkdocs-jupyter upgrade, a new kind of output).
 JupyterLab's CSS is BSD-3-Clause (Copyright (c) 2015 Project Jupyter Contributors); the header of the
 generated file says so.

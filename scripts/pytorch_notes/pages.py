@@ -159,7 +159,7 @@ def all_embeds(docs_dir: Path = DOCS_DIR) -> list[Embed]:
     return found
 
 
-# --- consistency of the two languages (used by tests/test_content.py) -------------------------
+# --- consistency of the two languages (used by tests/content/test_content.py) -------------------------
 
 def missing_twins(docs_dir: Path = DOCS_DIR) -> list[str]:
     """One message per page that exists in one language only, naming both files."""

@@ -28,7 +28,7 @@ makes such drift fail at once, naming page and line:
 3. **Warnings explained.** A warning an example declares (``warns=`` on a cell, ``store/warns.py``) is named
    by its category (``UserWarning``) on every page that embeds the example.
 
-``make test`` runs it on every chapter page (``tests/test_prose.py``). Reads the pages and the store; never
+``make test`` runs it on every chapter page (``tests/content/test_prose.py``). Reads the pages and the store; never
 runs an example.
 """
 

@@ -9,7 +9,7 @@ last declared the pair in step. Comparing with the current text tells which side
 * a page not recorded yet (new): flagged until its pair is recorded.
 
 The site shows a banner on a page whose twin moved on (``scripts/pytorch_notes/site/lag.py``), and
-``tests/test_content.py`` fails listing every such pair. After updating the translation
+``tests/content/test_content.py`` fails listing every such pair. After updating the translation
 (or deciding the change needs none, e.g. a typo), record the pair as in step::
 
     python scripts/twins.py sync tensors.md      # or: make twins ARGS="sync tensors.md"

@@ -3,7 +3,7 @@
 The examples' labels and notices, the verification line, the computation-times page, the notebooks'
 headers and their page, the nav's notebook sections, the ``.py`` download's footer, the zips and their
 READMEs, the course map, the translation-lag banner, the permalinks' title and ``<html lang>``, the 404
-page and the footer's line. Other modules read them here (``tests/test_strings.py`` fails on a UI string
+page and the footer's line. Other modules read them here (``tests/render/test_strings.py`` fails on a UI string
 table anywhere else); the theme's templates (``docs/overrides``) read the ``page_*`` ones as
 ``pn_strings(lang)``, a global the plugin gives their Jinja environment (``on_env``). Material's own
 strings (the search box, the language menu...) stay Material's (``lang.t``).

@@ -11,7 +11,7 @@ a page's search entries, and Jinja's compiled theme templates; and list the them
   again. Jinja's bucket key names the template, and Jinja itself checks the source's checksum.
 * The theme's files: ``theme_listing``.
 
-A build with the cache writes the same files as one without (``tests/test_incremental.py``).
+A build with the cache writes the same files as one without (``tests/site/test_incremental.py``).
 """
 
 from __future__ import annotations

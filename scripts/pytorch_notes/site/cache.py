@@ -12,7 +12,7 @@ stored once, under ``<cache_dir>/<kind>/<key[:2]>/<key><suffix>``, written atomi
 The code's digest is taken once per ``Store`` (per process: the code that runs is the code imported
 then), the rest at each build's start (``new_build``). Keys change with any of these, so an entry is never
 invalidated by hand: the entries a full build did not use go after ``KEEP_S`` (``evict``).
-``tests/test_cache.py`` changes each input of a key and sees the key, and the value, change.
+``tests/site/test_cache.py`` changes each input of a key and sees the key, and the value, change.
 """
 
 from __future__ import annotations

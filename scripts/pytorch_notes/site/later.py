@@ -18,7 +18,7 @@ chapter and language, ~30 s of CPU) before ``mkdocs serve`` binds its port. Unde
   reloads every open page.
 
 A build that is not served (``make build``) waits for every conversion as before (``prewarm``): no
-placeholder is ever written into a built site. ``tests/test_later.py`` runs MkDocs' own server.
+placeholder is ever written into a built site. ``tests/site/test_later.py`` runs MkDocs' own server.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ anchors it holds (checked by MkDocs after every page is converted), and it logs 
 missing file). ``install`` wraps ``Page.render``: on a hit all of that is restored and the warnings
 are logged again, so ``--strict`` fails as it would have. Notebook pages are rendered by
 mkdocs-jupyter, which has its own cache. ``PYTORCH_NOTES_MARKDOWN_CACHE=0`` turns this off.
-``tests/test_mdcache.py`` compares cached and uncached builds after edits of each kind of input.
+``tests/site/test_mdcache.py`` compares cached and uncached builds after edits of each kind of input.
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ mkdocs-jupyter's own function ``convert.nb2html``, the same arguments and the sa
 writing the entry its page render would write (the body and mkdocs-jupyter's own headings of the
 notebook); a notebook page's render waits for its entry and finds it. Nothing of nbconvert or
 mkdocs-jupyter is patched: the site is the same with and without the pool (``PYTORCH_NOTES_PREWARM=0``
-turns it off; ``tests/test_prewarm.py``). It reads mkdocs-jupyter's private ``_compute_cache_key``,
+turns it off; ``tests/site/test_prewarm.py``). It reads mkdocs-jupyter's private ``_compute_cache_key``,
 ``_get_cache_path`` and ``_get_nb_toc_tokens`` through ``upstream`` (no public way to fill its cache;
-``tests/test_prewarm.py`` fails if they change). Under ``make serve`` one worker is kept (``serve``), started with
+``tests/site/test_prewarm.py`` fails if they change). Under ``make serve`` one worker is kept (``serve``), started with
 mkdocs-jupyter imported, for the notebooks a rebuild redoes (an edited example's chapter, both languages):
 it converts them on another core while the build does the rest. Before and after the server
 answers, the notebooks of its first build are converted by a pool of ``later``'s (``server_pool``).

@@ -184,7 +184,7 @@ _SPAN_TAG = re.compile(r"</?span\b[^>]*>")  # Pygments' tokens: the indexer keep
 def index_view(content: str) -> str:
     """``content`` (a page's HTML) as Material's search indexing reads it, lighter: each element the
     indexer skips whole (``_SKIPPED``) is emptied, its start and end tags kept, so the parser's stack and
-    sections are the same and the entries are equal (``tests/test_search_index.py``, on a page with each
+    sections are the same and the entries are equal (``tests/site/test_search_index.py``, on a page with each
     kind of skipped element). The second device tab, the provenance lines and the line numbers are more
     than half of a chapter's HTML, so Material parses about half as much. An element holding a heading,
     or one whose end is not found, is left as it is. (Material compares elements by tag name, so a

@@ -104,7 +104,7 @@ def vocabulary_script(docs: list[dict] | Counter, stop: frozenset[str], messages
 # jieba splits terms it does not know (自动求导 -> 自动 求导, 叶子节点 -> 叶子 节点), so a chapter's title would be
 # no word of the index and typing it would rank another chapter first. The Chinese terms of the glossary
 # (docs/zh/glossary.md, first column) are given to jieba from this file (``load_user_dictionary``);
-# tests/test_search_words.py keeps it equal to the glossary.
+# tests/site/test_search_words.py keeps it equal to the glossary.
 USER_DICTIONARY = Path(__file__).with_name("search_words.txt")
 _TERM_CELL = re.compile(r"^\|\s*([^|]+?)\s*\|")
 

@@ -16,8 +16,8 @@ tells whether MkDocs cleaned (a full build): then ``SiteDir.remove_stale`` (the 
 of the outer build) deletes every file under the site last modified before the file system's time at
 ``set_aside``: the files this build did not write, whichever plugin would have written them. Hidden
 entries at the top are kept, as MkDocs keeps them. The site is the same as after a clean build
-(``tests/test_incremental.py`` builds over a site holding leftovers and compares the trees file by file;
-``tests/test_sitedir.py`` tests each step).
+(``tests/site/test_incremental.py`` builds over a site holding leftovers and compares the trees file by file;
+``tests/site/test_sitedir.py`` tests each step).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Each access is one function below, registered with ``@access``: the package, and
 change that would remove it. ``check_versions`` (``on_config`` of the plugin, once per build) compares
 the installed versions of those packages with the range each access was tested with (``TESTED``) and
 stops the build with one message (package, version, tested range, what to re-check) instead of letting an
-upgrade silently change the site or its ``--strict`` link checking. ``tests/test_upstream.py`` fails on a
+upgrade silently change the site or its ``--strict`` link checking. ``tests/site/test_upstream.py`` fails on a
 private name of another package used anywhere else under ``scripts/`` and on more than ``LIMIT`` accesses.
 
 After re-checking an access against a new version (its test files: ``test_mdcache.py``,

@@ -14,7 +14,7 @@ declaration is descriptive (``parse.DESCRIPTIVE_CELL_KEYS``): adding one keeps t
 
 This is what PyTorch's own tutorials ask of theirs (no deprecation warnings left in outputs), made
 automatic: ``make capture`` reports the problems of what it stored and exits 1, and ``make test`` checks
-every record (``tests/test_warns.py``). Standard library only.
+every record (``tests/store/test_warns.py``). Standard library only.
 """
 
 from __future__ import annotations

@@ -65,7 +65,7 @@ def test_an_example_cannot_change_the_repository_or_forge_a_record(write_example
     page = examples_dir.parent / "docs" / "zh" / "index.md"
     page.parent.mkdir(parents=True)
     page.write_text("the real page", encoding="utf-8")
-    r = run(write_example, examples_dir, FORGER, mode=isolation)
+    r = run(write_example, examples_dir, FORGER, mode=isolation, own_user=False)  # as a contributor's own user
     assert r.status == "failed", (r.status, r.message)
     if isolation == "bwrap":  # the examples are read-only; the rest of the checkout is not there at all
         assert "Read-only file system" in stdout(r, 0), r.cells[0].outputs
@@ -488,7 +488,7 @@ def test_an_in_place_edit_that_restores_the_modification_time_is_still_seen(writ
         with open({str(victim)!r}, "r+") as f:
             f.write("# %%\\nprint('the forged code!!')\\n"[:st.st_size])
         os.utime({str(victim)!r}, ns=(st.st_atime_ns, st.st_mtime_ns))
-        ''', mode="supervised")
+        ''', mode="supervised", own_user=False)
     assert r.status == "failed" and "changed examples/ch/victim.py (put back as it was" in r.message, r.message
     assert victim.read_text(encoding="utf-8") == "# %%\nprint('the reviewed code')\n"
     shutil.rmtree(r.message.split("the changed file is in ", 1)[1].rsplit("/examples/", 1)[0])

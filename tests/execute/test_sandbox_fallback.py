@@ -51,7 +51,7 @@ def test_bytecode_the_example_plants_is_found_and_deleted(write_example, example
         print(os.environ.get("PYTHONPYCACHEPREFIX"), os.environ.get("PYTHONDONTWRITEBYTECODE"), sys.dont_write_bytecode)
         open({str(root / "scripts/pkg/__pycache__/mod.cpython-311.pyc")!r}, "wb").write(b"planted")
         open({str(root / ".venv/pycache/usr/lib/os.cpython-311.pyc")!r}, "wb").write(b"planted")
-        ''', mode="supervised")
+        ''', mode="supervised", own_user=False)  # as a contributor's own user: the writes happen
     assert stdout(r).startswith("None 1 True\n"), stdout(r)
     assert r.status == "failed", r.message
     assert "changed scripts/pkg/__pycache__/mod.cpython-311.pyc (deleted" in r.message, r.message
@@ -100,7 +100,7 @@ def test_changes_are_undone_from_git_and_from_the_copies_before_anything_reads_t
     (root / "docs/en/edited.md").write_text("the contributor's unsaved work", encoding="utf-8")
     (root / "docs/en/draft.md").write_text("an untracked draft", encoding="utf-8")
     before = git(root, "status", "--porcelain")
-    r = run_example(parse_example(hostile, examples_dir), mode="supervised")
+    r = run_example(parse_example(hostile, examples_dir), mode="supervised", own_user=False)
     assert r.status == "failed" and "changed the repository" in r.message, r.message
     for line in ("changed docs/zh/index.md (put back as it was", "changed docs/en/edited.md (put back as it was",
                  "changed docs/en/draft.md (put back as it was", "removed examples/_outputs/ch/ok/cpu.json (put back",
@@ -115,7 +115,8 @@ def test_changes_are_undone_from_git_and_from_the_copies_before_anything_reads_t
     assert (quarantine / "victim" / "cpu.json").exists()  # kept, in case it was not the example's
     assert quarantine.parents[2].name.startswith("pn-quarantine-")
     shutil.rmtree(quarantine.parents[2])
-    again = run(write_example, examples_dir, "# %%\nprint('fine')\n", rel="ch/next.py", mode="supervised")
+    again = run(write_example, examples_dir, "# %%\nprint('fine')\n", rel="ch/next.py", mode="supervised",
+                own_user=False)
     assert again.ok, again.message
 
 
@@ -158,35 +159,22 @@ print("the capture is still there")
 '''
 
 
-def _python_for(user: str) -> str | None:
-    """An interpreter ``user`` can run with the pipeline's standard-library modules: this one, or the system's."""
-    from pytorch_notes.execute.fallback import can_read, example_user
-
-    found, _ = example_user([])
-    if found is None:
-        return None
-    for python in (sys.executable, "/usr/bin/python3"):
-        if os.path.exists(python) and can_read(Path(os.path.realpath(python)).parent.parent, found):
-            return python
-    return None
-
-
 @pytest.mark.parametrize("mode", ["bwrap", "supervised"])
 def test_an_example_cannot_end_the_capture_nor_leave_files_in_tmp(mode):
     """The example signals its parent (``os.kill(os.getppid(), SIGKILL)``, which once ended ``make capture``
     and left its helpers running) and leaves files in ``/tmp`` and ``/dev/shm`` for the next example. Under
     bubblewrap its parent is the sandbox's first process, and its ``/tmp`` and ``/dev/shm`` are its own. In
-    the fallback run by root it runs as ``nobody``: the kill is refused, its files are removed after the run
-    (where ``nobody`` cannot run Python here, the capture's warning says what the fallback cannot stop)."""
+    the fallback run by root it runs as a user of its own (a fresh uid: test_fallback_own_user.py): the kill is
+    refused, its files are removed after the run (where the capture is not root, the capture's warning says what
+    the fallback cannot stop)."""
+    from pytorch_notes.execute.fallback import example_user
+
     if mode == "bwrap":
         require_bwrap()
-        python = sys.executable
-    else:
-        python = _python_for("nobody")
-        if python is None:
-            note = Supervisor(Path(tempfile.gettempdir()), mode="supervised").sandbox.describe()
-            assert "os.kill(os.getppid(), SIGKILL) ends it" in note and "/tmp and /dev/shm" in note, note
-            pytest.skip("no interpreter 'nobody' can run here: the warning says what the fallback cannot stop")
+    elif example_user([])[0] is None:
+        note = Supervisor(Path(tempfile.gettempdir()), mode="supervised").sandbox.describe()
+        assert "os.kill(os.getppid(), SIGKILL) ends it" in note and "/tmp and /dev/shm" in note, note
+        pytest.skip("examples cannot run as a user of their own here: the warning says what the fallback cannot stop")
     token = f"pn-test-{uuid.uuid4().hex}"
     root = Path(tempfile.mkdtemp(prefix="pn-test-open-"))
     try:
@@ -195,15 +183,16 @@ def test_an_example_cannot_end_the_capture_nor_leave_files_in_tmp(mode):
         (root / "examples" / "ch" / "hostile.py").write_text(HOSTILE.format(token=token), encoding="utf-8")
         for path in (root / "examples", root / "examples" / "ch"):
             path.chmod(0o755)
-        done = subprocess.run([python, "-c", DRIVER, str(ROOT / "scripts"), str(root), mode], capture_output=True,
-                              text=True, timeout=120, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+        done = subprocess.run([sys.executable, "-c", DRIVER, str(ROOT / "scripts"), str(root), mode],
+                              capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
         assert done.returncode == 0, f"the capture died ({done.returncode}): {done.stderr[-2000:]}"
         result = json.loads(done.stdout.splitlines()[-1])
         assert result["status"] == "ok", result
         assert "the capture is still there" in result["stdout"], result
         if mode == "supervised":
             assert "kill refused PermissionError" in result["stdout"], result
-            assert "run as 'nobody'" in result["note"], result
+            assert "run as a user of their own" in result["note"], result
         for where in ("/tmp", "/dev/shm"):
             assert not os.path.exists(os.path.join(where, token)), where
     finally:

@@ -2,27 +2,30 @@
 
 Without a sandbox the example is a plain process of this machine, so the capture:
 
-* runs it as an unprivileged user (``nobody``) when the capture is root and that user can read what a
-  run needs (``example_user``): it cannot then signal the capture (``os.kill(os.getppid(), SIGKILL)``
-  fails with EPERM), write the repository or read root's files; its scratch folders are handed to it
-  (``hand_over``);
+* runs it as a user of its own when the capture is root (``example_user``; ``runas.py``): a uid and gid no
+  account, group or process has, new for each run, without capabilities, or with only
+  ``CAP_DAC_READ_SEARCH`` when such a user cannot read what a run needs (an interpreter under ``/root``). It
+  cannot then signal the capture (``os.kill(os.getppid(), SIGKILL)`` fails with EPERM) or write the
+  repository; its scratch folders are handed to it (``hand_over``);
 * snapshots the repository before and after the run (``repocheck``), with a copy of the files git
   cannot give back (``undo.Backup``), and undoes every change the example could have made
   (``undo.undo``) before it returns the run's result;
-* removes what the example's user left in ``/tmp`` and ``/dev/shm`` (``TempEntries``).
+* removes what the example's user left in ``/tmp``, ``/var/tmp`` and ``/dev/shm`` (``TempEntries``): that
+  uid is the run's alone, so nothing another program made is touched.
 
-As the capture's own user (a contributor's machine without bubblewrap, or a folder ``nobody`` cannot
-read) the example can do what that user can: read the user's files, signal or trace the capture, write
-anywhere the user may. The repository is still checked and its changes undone as far as git and the
-copies allow, but ``/tmp`` and ``/dev/shm`` are left alone (another program of the same user cannot be
-told apart from the example there). ``Fallback.warning`` says which of these applies.
+As the capture's own user (a contributor's machine without bubblewrap, or root without the capabilities
+to change user) the example can do what that user can: read the user's files, signal or trace the capture,
+write anywhere the user may. The repository is still checked and its changes undone as far as git and the
+copies allow; its ``TMPDIR`` (and ``TEMP``, ``TMP``) is a folder of the run, removed with it, but what it
+writes to ``/tmp`` or ``/dev/shm`` by name is left alone: another program of the same user cannot be told
+apart from the example there. ``Fallback.warning`` says which of these applies.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
-import pwd
 import shutil
 import stat
 import sys
@@ -31,22 +34,28 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pytorch_notes.execute import repocheck
+from pytorch_notes.execute import repocheck, runas
 from pytorch_notes.execute.paths import REPO_ROOT
 from pytorch_notes.execute.proctree import kill_started_since
 from pytorch_notes.execute.undo import Backup, Quarantine, undo
 
-EXAMPLE_USER = "nobody"
-TEMP_FOLDERS = ("/tmp", "/dev/shm")
+TEMP_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm")
+READ_ALL = "dac_read_search"  # the capability a user of its own keeps where it cannot read the interpreter
 
 
 @dataclass(frozen=True)
 class ExampleUser:
-    """The user an example runs as: ``uid``, ``gid`` (its only group) and ``name``."""
+    """The user an example runs as: ``uid``, ``gid`` (its only group), and ``keep``, the capabilities it
+    keeps (``(READ_ALL,)`` or none), with ``why`` it needs them (a path it could not read otherwise)."""
 
     uid: int
     gid: int
-    name: str
+    keep: tuple[str, ...] = ()
+    why: str = ""
+
+    @property
+    def name(self) -> str:
+        return f"uid {self.uid}"
 
 
 def _may(st: os.stat_result, uid: int, gid: int, bits: int) -> bool:
@@ -69,27 +78,30 @@ def can_read(path: Path, user: ExampleUser) -> bool:
 
 
 def example_user(needed: list[Path]) -> tuple[ExampleUser | None, str]:
-    """(the user examples run as, "") when this process is root and ``EXAMPLE_USER`` can read every path of
-    ``needed``; else (None, why not)."""
+    """(the user an example runs as, "") when this process is root and can start a user of its own
+    (``runas.fresh_id``) that reads this interpreter and every path of ``needed``, with
+    ``CAP_DAC_READ_SEARCH`` if it must; else (None, why not). Starts the interpreter once as that user to
+    make sure (``runas.probe``)."""
     if os.geteuid() != 0:
         return None, "the capture is not root, so it cannot run examples as another user"
-    try:
-        entry = pwd.getpwnam(EXAMPLE_USER)
-    except KeyError:
-        return None, f"this machine has no user {EXAMPLE_USER!r}"
-    user = ExampleUser(entry.pw_uid, entry.pw_gid, EXAMPLE_USER)
-    if user.uid == 0:
-        return None, f"{EXAMPLE_USER!r} is root here"
+    ident = runas.fresh_id()
+    if ident is None:
+        return None, "no uid is free for the examples in this user namespace"
+    user = ExampleUser(ident, ident)
+    needed = [Path(os.path.realpath(sys.executable)), *needed]  # what the probe starts
     blocked = [str(p) for p in needed if not can_read(p, user)]
     if blocked:
-        return None, f"{EXAMPLE_USER!r} cannot read {blocked[0]}"
+        user = ExampleUser(ident, ident, (READ_ALL,), blocked[0])
+    why = runas.probe(user.uid, user.gid, user.keep, [str(p) for p in needed])
+    if why:
+        return None, f"a user of its own could not start Python here ({why})"
     return user, ""
 
 
 class TempEntries:
     """What ``user`` left in the shared temporary folders during a run: every entry it owns, changed since
     ``started`` (a Unix time), at the top of ``TEMP_FOLDERS`` (and the temporary folder) or inside any
-    folder there that it may write; ``clean`` removes them."""
+    folder there that it may write; ``clean`` removes them. ``user`` must be the run's alone (``runas``)."""
 
     def __init__(self, user: ExampleUser):
         self.user, self.started = user, time.time() - 1  # change times are whole jiffies: a second of slack
@@ -109,7 +121,7 @@ class TempEntries:
                 if st.st_uid == self.user.uid:
                     if st.st_ctime >= self.started:
                         found.append(entry.path)
-                elif stat.S_ISDIR(st.st_mode) and _may(st, self.user.uid, self.user.gid, 3):
+                elif stat.S_ISDIR(st.st_mode) and _may(st, self.user.uid, self.user.gid, 2 if self.user.keep else 3):
                     todo.append(entry.path)  # a shared folder (sticky /tmp/.X11-unix): its entries may be the run's
         return found
 
@@ -130,21 +142,22 @@ class TempEntries:
 @dataclass
 class Watched:
     """What one run did outside its scratch folders: ``repository`` (one line per change, and how it was
-    undone) and ``temporary`` (entries removed from ``/tmp`` and ``/dev/shm``)."""
+    undone) and ``temporary`` (entries removed from ``TEMP_FOLDERS``)."""
 
     repository: list[str] = field(default_factory=list)
     temporary: list[str] = field(default_factory=list)
 
 
 class Fallback:
-    """The fallback around the runs of one capture in repository ``root`` (see the module docstring)."""
+    """The fallback around the runs of one capture in repository ``root`` (see the module docstring); with
+    ``own_user`` False, examples run as the capture's user even where it is root."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, own_user: bool = True):
         self.root = Path(root).resolve()
         needed = [self.root / "examples" if (self.root / "examples").is_dir() else self.root, Path(sys.prefix),
                   Path(sys.base_prefix), Path(os.path.realpath(sys.executable)), Path(__file__).parent,
                   Path(tempfile.gettempdir())]
-        self.user, self.why_same_user = example_user(needed)
+        self.user, self.why_same_user = example_user(needed) if own_user else (None, "asked for by the caller")
         self.backup = Backup(self.root)
         self.quarantine = Quarantine()
         self.extra = tuple(repocheck.watched_folders(self.root)[1:]) if self.root == REPO_ROOT.resolve() else ()
@@ -152,21 +165,24 @@ class Fallback:
     def warning(self) -> str:
         """What this fallback cannot stop, for the capture's report (one paragraph)."""
         if self.user:
-            return (f"without the sandbox, examples run as {self.user.name!r}: they cannot signal the capture or "
-                    f"write what {self.user.name!r} may not, but can use the network, see this machine's processes "
-                    f"and read every file {self.user.name!r} may; what they change in the repository is undone, and "
-                    f"what they leave in /tmp and /dev/shm removed, after each run")
+            reads = (f"read every file of this machine (it keeps CAP_DAC_READ_SEARCH: without it, it cannot read "
+                     f"{self.user.why})" if self.user.keep else "read every file other users may")
+            return (f"without the sandbox, examples run as a user of their own (a uid no account or other process "
+                    f"has, new for each run): they cannot signal the capture or write what other users may not, but "
+                    f"can use the network, see this machine's processes and {reads}; what they change in the "
+                    f"repository is undone, and what they leave in /tmp, /var/tmp and /dev/shm removed, after each run")
         return (f"without the sandbox, examples run as this capture's own user ({self.why_same_user}): an example "
                 f"can read that user's files and use the network, signal or trace the capture (os.kill(os.getppid(), "
-                f"SIGKILL) ends it), and leave files in /tmp and /dev/shm for the next one, which the capture cannot "
-                f"tell from other programs'; what it changes in the repository is undone as far as git and the "
-                f"capture's copies allow")
+                f"SIGKILL) ends it), and leave files in /tmp and /dev/shm for the next one (its TMPDIR is the run's "
+                f"and removed with it; what it writes there by name is left, since the capture cannot tell it from "
+                f"other programs'); what it changes in the repository is undone as far as git and the capture's "
+                f"copies allow")
 
-    def popen_kwargs(self) -> dict:
-        """``subprocess.Popen`` arguments that start the example as ``user`` (none as the capture's user)."""
+    def command(self, argv: list[str]) -> list[str]:
+        """``argv`` started as the example's user (``runas.command``; unchanged as the capture's own user)."""
         if not self.user:
-            return {}
-        return {"user": self.user.uid, "group": self.user.gid, "extra_groups": []}
+            return argv
+        return runas.command(argv, self.user.uid, self.user.gid, self.user.keep)
 
     def hand_over(self, run: Path, paths: list[Path]) -> None:
         """Let the example's user into the run folder ``run`` and give it ``paths`` (its scratch folders,
@@ -185,7 +201,11 @@ class Fallback:
     def watch(self, ignored: tuple[str, ...], since: int):
         """Around one run: yields a ``Watched`` that holds, once the block is left, what the run changed in
         the repository (undone) and left in the temporary folders (removed). ``since`` (``proctree.now_ticks``)
-        is when the run started: every process started since is killed first."""
+        is when the run started: every process started since is killed first. Picks the run's user first."""
+        if self.user:  # a uid of this run's alone: what it owns afterwards is the run's
+            fresh = runas.fresh_id()
+            if fresh is not None:
+                self.user = dataclasses.replace(self.user, uid=fresh, gid=fresh)
         before = repocheck.snapshot(self.root, ignored, self.extra)
         changeable = (lambda p: True) if not self.user else (  # noqa: E731
             lambda p: repocheck.theirs(repocheck.Change("changed", p, before[p], None), before, before,

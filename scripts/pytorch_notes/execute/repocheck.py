@@ -10,7 +10,7 @@ there. Left out: the caches of the linters and of pytest (``TOOL_CACHES``), whic
 reads into the site, and a contributor's editor rewrites at any moment.
 
 Whose change it was. When the example runs as another user than the capture (``fallback.ExampleUser``:
-the capture is root, the example ``nobody``), only what that user could have done is its change: a file
+the capture is root, the example a uid of its own), only what that user could have done is its change: a file
 it owns, one whose permissions let it write, or an entry added or removed in a folder it may write.
 Anything else that changed meanwhile (another process of the machine's, a contributor's editor) is
 neither failed nor undone. When the example runs as the capture's own user, every change is taken as

@@ -112,8 +112,8 @@ def default_limits(device_kind: str) -> Limits:
 
 def example_env(environ: dict[str, str], home: Path, tmpdir: Path, mplconfig: Path, package_root: Path) -> dict:
     """The environment an example gets: the allow-listed variables of ``environ`` (none whose name looks
-    like a secret, ``policy.SECRET_NAME``), ``FIXED_ENV``, its own ``HOME``, ``TMPDIR`` and
-    ``MPLCONFIGDIR``, ``PYTHONPATH`` without this package (an example must not import the pipeline), and
+    like a secret, ``policy.SECRET_NAME``), ``FIXED_ENV``, its own ``HOME``, ``TMPDIR`` (``TEMP`` and ``TMP``
+    too) and ``MPLCONFIGDIR``, ``PYTHONPATH`` without this package (an example must not import the pipeline), and
     ``PYTHONUSERBASE`` where the interpreter has a user site (it moves with ``HOME`` otherwise)."""
     env = {k: v for k, v in environ.items()
            if any(k == a or (a.endswith("_") and k.startswith(a)) for a in ALLOWED) and not SECRET_NAME.search(k)}
@@ -122,7 +122,8 @@ def example_env(environ: dict[str, str], home: Path, tmpdir: Path, mplconfig: Pa
     if kept:
         env["PYTHONPATH"] = os.pathsep.join(kept)
     env.setdefault("PATH", os.defpath)
-    env.update(FIXED_ENV, HOME=str(home), TMPDIR=str(tmpdir), MPLCONFIGDIR=str(mplconfig))
+    env.update(FIXED_ENV, HOME=str(home), TMPDIR=str(tmpdir), TEMP=str(tmpdir), TMP=str(tmpdir),
+               MPLCONFIGDIR=str(mplconfig))
     user_site = _user_site()
     if user_site:
         env["PYTHONUSERBASE"] = user_site[0]

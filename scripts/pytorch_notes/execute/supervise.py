@@ -69,6 +69,8 @@ class Supervisor:
         extra_env: variables added to every example's environment (tests and tools only).
         shared: folders every example may also write (tests and tools only).
         limits: what each example process may use; default ``sandbox.default_limits(kind)``.
+        own_user: in the fallback run by root, run each example as a user of its own (``fallback.py``);
+            False runs it as the capture's user, as where the capture is not root (tests of the undo).
 
     Raises:
         SandboxError: ``mode="bwrap"`` and bubblewrap cannot start here.
@@ -76,7 +78,7 @@ class Supervisor:
 
     def __init__(self, root: Path = REPO_ROOT, kind: str | None = None, mode: str = "auto",
                  extra_env: dict[str, str] | None = None, shared: tuple[Path, ...] = (),
-                 limits: Limits | None = None):
+                 limits: Limits | None = None, own_user: bool = True):
         self.sandbox = Sandbox(root, mode)
         self.kind = kind or this_device_kind()
         self.limits = limits or default_limits(self.kind)
@@ -85,7 +87,7 @@ class Supervisor:
         self._serial = threading.Lock()  # the fallback's repository check needs one run at a time
         self._active: set[_Run] = set()
         self._generation = 0  # bumped by cancel_all: a run started before and registered after it is cancelled
-        self.fallback = None if self.sandbox.bwrap else Fallback(self.sandbox.root)
+        self.fallback = None if self.sandbox.bwrap else Fallback(self.sandbox.root, own_user)
         if self.fallback is not None:
             self.sandbox.fallback_note = self.fallback.warning()
             # Without a PID namespace, a daemon that leaves the run's session outlives the run unless it
@@ -171,13 +173,13 @@ class Supervisor:
                                    [examples, tmp / "spec.json", files["stdout"], files["stderr"]], info_fd=fds["info"],
                                    limits=self.limits)
         if self.fallback is not None:
-            self.fallback.hand_over(tmp, [*scratch, tmp / "spec.json", files["stdout"], files["stderr"]])
+            self.fallback.hand_over(tmp, [*scratch, *self.shared, tmp / "spec.json", files["stdout"], files["stderr"]])
+            cmd = self.fallback.command(cmd)  # as the example's own user, when the capture is root
         try:
             # A new session: a straggler of the example is found by its session id (the fallback).
             proc = subprocess.Popen(cmd, cwd=folders["work"], env=env, start_new_session=True,
                                     stdin=subprocess.DEVNULL, stdout=fds["stdout"], stderr=fds["stderr"],
-                                    pass_fds=[fds[k] for k in ("results", "stack", "position", "info")],
-                                    **(self.fallback.popen_kwargs() if self.fallback is not None else {}))
+                                    pass_fds=[fds[k] for k in ("results", "stack", "position", "info")])
         finally:
             for fd in fds.values():
                 os.close(fd)

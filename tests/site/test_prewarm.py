@@ -22,9 +22,21 @@ def _notebook(tmp_path, name, cells):
     return str(path)
 
 
+def _toc(tokens) -> list:
+    """The headings MkDocs' get_toc makes of ``tokens`` (what mkdocs-jupyter's page render reads back)."""
+    from mkdocs.structure.toc import get_toc
+
+    def plain(items):
+        return [(i.title, i.id, i.level, plain(i.children)) for i in items]
+
+    return plain(get_toc(tokens))
+
+
 def test_a_worker_stores_what_mkdocs_jupyter_renders(tmp_path):
+    """The entry's body and title are mkdocs-jupyter's; its headings give the page the same table of contents
+    as the tokens mkdocs-jupyter would store (those hold keys get_toc does not read: html, data-toc-label)."""
     from mkdocs_jupyter import convert
-    from mkdocs_jupyter.plugin import _get_nb_toc_tokens
+    from mkdocs_jupyter.plugin import _get_nb_toc_tokens  # what its own page render stores (a test may look)
 
     path = _notebook(tmp_path, "nb", [
         nbformat.v4.new_markdown_cell("# 标题 · Title"), nbformat.v4.new_markdown_cell("## leaf.py\n\nText"),
@@ -35,7 +47,9 @@ def test_a_worker_stores_what_mkdocs_jupyter_renders(tmp_path):
     entry_path = tmp_path / "cache" / "entry.json"
     prewarm.convert((path, str(entry_path), OPTIONS, 6))
     entry = json.loads(entry_path.read_text(encoding="utf-8"))
-    assert entry == {"content": expected_body, "toc_tokens": expected_toc, "title": expected_title}
+    assert sorted(entry) == ["content", "title", "toc_tokens"]
+    assert entry["content"] == expected_body and entry["title"] == expected_title == "标题 · Title"
+    assert _toc(entry["toc_tokens"]) == _toc(expected_toc) and len(_toc(expected_toc)) == 1
 
 
 def test_make_serve_keeps_one_worker_for_the_notebooks_a_rebuild_redoes(tmp_path):

@@ -1,5 +1,6 @@
-"""Other packages' private names are used in scripts/pytorch_notes/site/upstream.py only, at most
-upstream.LIMIT accesses there (issue 43), and an untested version stops the build with a clear message."""
+"""Other packages' private names and undocumented attributes are used in scripts/pytorch_notes/site/upstream.py
+only, at most upstream.LIMIT accesses there (issue 43), and an untested version stops the build with a clear
+message."""
 
 from __future__ import annotations
 
@@ -15,9 +16,28 @@ UPSTREAM = SCRIPTS / "pytorch_notes" / "site" / "upstream.py"
 OWN = {"pytorch_notes", "benchmarks"} | {p.stem for p in SCRIPTS.glob("*.py")}
 # documented despite the underscore: Python's sys._getframe and sys._current_frames, IPython's display protocol
 DOCUMENTED = {"_getframe", "_current_frames", "_repr_html_"}
-# not yet moved (issue 43, item 1, left open): the execute stage cannot import site/upstream.py;
-# matplotlib >= 3.8 has the public Figure.get_suptitle, to use once a capture re-checks the records
-KNOWN_ELSEWHERE = {"scripts/pytorch_notes/execute/runner.py _suptitle"}
+# Other packages' attributes that are neither underscored nor documented, which the scan cannot tell from
+# the names alone: read or written on anything but the project's own ``self``/``cls``, they count as private.
+UNDOCUMENTED = {
+    # mkdocs-static-i18n: its plugin's state and what it sets on the Files it knows (its documented
+    # interface is its configuration, its page context variables and Material's theme language/extra.alternate)
+    "building", "current_language", "current_language_config", "extra_alternate", "i18n_files_per_language",
+    "locale", "locale_alternate_of", "alternates",
+    # MkDocs: its live-reload server's observer; what Page.render leaves on a page besides content and toc
+    "observer", "present_anchor_ids", "links_to_anchors",
+    # watchdog: an observer's queue of events (documented as a property, but not as a way in)
+    "event_queue",
+    # Material for MkDocs: its search plugin's index and its previous one
+    "search_index", "search_index_prev",
+}
+# not yet moved: mkdocs-static-i18n's attributes in the glue, replaced by its documented interface in the
+# next commit (the files hold other people's uncommitted work meanwhile)
+KNOWN_ELSEWHERE = {
+    "scripts/pytorch_notes/site/plugin.py building", "scripts/pytorch_notes/site/search.py building",
+    "scripts/pytorch_notes/site/common.py current_language", "scripts/pytorch_notes/site/i18n.py current_language",
+    "scripts/pytorch_notes/site/notebooks.py locale", "scripts/pytorch_notes/site/notebooks.py locale_alternate_of",
+    "scripts/pytorch_notes/site/notebooks.py alternates",
+}
 
 
 def _private(name: str) -> bool:
@@ -47,21 +67,29 @@ def _own_names(trees) -> set[str]:
     return {n for n in names if _private(n)} | {"_pytorch_notes_owner", "_pytorch_notes_listing"} | DOCUMENTED
 
 
+def _own_object(node: ast.AST) -> bool:
+    return isinstance(node, ast.Name) and node.id in ("self", "cls")
+
+
 def foreign_private(trees) -> list[str]:
     """Each use of another package's private name: an attribute or ``getattr`` string the project does not
-    define, or an import of a private module or name from another package. As ``path:line name``."""
+    define, an attribute of ``UNDOCUMENTED`` on anything but ``self``/``cls``, or an import of a private
+    module or name from another package. As ``path:line name``."""
     own = _own_names(trees)
     found = []
     for path, tree in trees.items():
         rel = path.relative_to(ROOT)
         for node in ast.walk(tree):
             hits = []
-            if isinstance(node, ast.Attribute) and _private(node.attr) and node.attr not in own:
+            if isinstance(node, ast.Attribute) and (
+                    (_private(node.attr) and node.attr not in own)
+                    or (node.attr in UNDOCUMENTED and not _own_object(node.value))):
                 hits.append(node.attr)
             elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                   and node.func.id in ("getattr", "setattr", "hasattr") and len(node.args) > 1
                   and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)
-                  and _private(node.args[1].value) and node.args[1].value not in own):
+                  and ((_private(node.args[1].value) and node.args[1].value not in own)
+                       or (node.args[1].value in UNDOCUMENTED and not _own_object(node.args[0])))):
                 hits.append(node.args[1].value)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 if node.module.split(".")[0] not in OWN:
@@ -83,6 +111,16 @@ def test_private_names_of_other_packages_only_in_upstream():
     assert inside, "the scan finds nothing in upstream.py: it is broken"
 
 
+def test_the_scan_finds_each_kind_of_access():
+    code = ("import mkdocs_jupyter._x\nfrom mkdocs_jupyter.plugin import _get_cache_path\n"
+            "p._used_cache_paths\ni18n.building\nself.building\ngetattr(i18n, 'current_language', None)\n"
+            "getattr(self, 'building')\nserver.observer.event_queue\nf.alternates = {}\nsys._getframe\n")
+    hits = foreign_private({ROOT / "x.py": ast.parse(code)})
+    assert sorted(h.split(":", 1)[1] for h in hits) == [  # line and name; self's own, sys._getframe are not
+        "1 mkdocs_jupyter._x", "2 _get_cache_path", "3 _used_cache_paths", "4 building", "6 current_language",
+        "8 event_queue", "8 observer", "9 alternates"], hits
+
+
 def test_accesses_counted_and_at_most_the_limit():
     tree = ast.parse(UPSTREAM.read_text(encoding="utf-8"))
     decorated = [f.name for f in tree.body if isinstance(f, ast.FunctionDef)
@@ -93,8 +131,8 @@ def test_accesses_counted_and_at_most_the_limit():
     for f in tree.body:
         if isinstance(f, ast.FunctionDef) and f.name not in decorated:
             assert not foreign_private({UPSTREAM: f}), f"{f.name} uses a private name without @access"
-    for package, reference in upstream.ACCESSES.values():
-        assert package in upstream.TESTED and reference
+    for packages, reference in upstream.ACCESSES.values():
+        assert packages and set(packages) <= set(upstream.TESTED) and reference
 
 
 def test_untested_version_stops_the_build_with_a_clear_message():
@@ -106,4 +144,6 @@ def test_untested_version_stops_the_build_with_a_clear_message():
     message = str(raised.value)
     assert "mkdocs-jupyter 0.27.0" in message and ">=0.26.3,<0.27" in message
     assert "jupyter_cache_path" in message and "upstream.py" in message
+    with pytest.raises(PluginError, match=r"watchdog 8\.0\.0 .*live_reload_trigger"):
+        upstream.check_versions({"watchdog": "8.0.0"})  # an access to two packages: either stops it
     upstream.check_versions()  # the installed versions are the tested ones

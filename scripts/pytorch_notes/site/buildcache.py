@@ -92,17 +92,24 @@ def install(store: Store, serve=None, digests: TextDigests | None = None) -> Non
     installed = getattr(SearchIndex.add_entry_from_context, "_pytorch_notes_owner", None)
     if installed is not None and all(a is b for a, b in zip(installed, owner, strict=True)):
         return
-    add_entry = materials_add_entry()
     digest = digests if digests is not None else TextDigests()
+    upstream.patch_search_entries(lambda add_entry, entries: _cached_entries(add_entry, entries, owner, store,
+                                                                             serve, digest))
+
+
+def _cached_entries(add_entry, entries, owner, store: Store, serve, digest: TextDigests):
+    """Material's ``add_entry_from_context`` going through ``store`` (``install``); ``add_entry``: Material's
+    own, ``entries(index)``: the list of the index's entries (``upstream.patch_search_entries``)."""
     with_terms = False  # jieba has the course's terms (searchwords.load_user_dictionary)
 
     @functools.wraps(add_entry)
     def add_entry_from_context(self, page):
         nonlocal with_terms
-        start = len(self.entries)
+        kept = entries(self)
+        start = len(kept)
         key = None if (page.meta or {}).get("search", {}).get("exclude") else search_key(store, page, digest)
         if key is not None and (found := store.get_json("search", key)) is not None:
-            self.entries.extend(found)
+            kept.extend(found)
         else:
             if key is not None and not with_terms:  # the first page this wrapper indexes: the course's terms
                 load_user_dictionary()
@@ -110,23 +117,15 @@ def install(store: Store, serve=None, digests: TextDigests | None = None) -> Non
             # an excluded page gives no entries (no key to compute); the others from less HTML (PageFields)
             add_entry(self, page if key is None else PageFields.of(page))
             if key is not None:
-                store.put_json("search", key, self.entries[start:])
+                store.put_json("search", key, kept[start:])
         if serve is not None:
-            serve.record_entries(page.url, list(self.entries[start:]))
+            serve.record_entries(page.url, list(kept[start:]))
             if serve.dirty:  # make serve writes each index from the recorded entries (incremental.serve_index)
-                del self.entries[start:]
+                del kept[start:]
         return None
 
     add_entry_from_context._pytorch_notes_owner = owner  # type: ignore[attr-defined]
-    upstream.patch_search_entries(add_entry_from_context)
-
-
-def materials_add_entry():
-    """Material's own ``SearchIndex.add_entry_from_context``, also where ``install`` wrapped it."""
-    from material.plugins.search.plugin import SearchIndex  # noqa: PLC0415
-
-    method = SearchIndex.add_entry_from_context
-    return getattr(method, "__wrapped__", method)
+    return add_entry_from_context
 
 
 def theme_override_files(dirs) -> list:

@@ -86,16 +86,16 @@ class _Recorder(logging.Handler):
             self.said.append([record.name, record.levelno, record.getMessage()])
 
 
-def _toc_tokens(items) -> list[dict]:
+def toc_tokens(items) -> list[dict]:
     """``page.toc`` back as the tokens MkDocs' ``get_toc`` reads (name, id, level, children)."""
-    return [{"name": i.title, "id": i.id, "level": i.level, "children": _toc_tokens(i.children)} for i in items]
+    return [{"name": i.title, "id": i.id, "level": i.level, "children": toc_tokens(i.children)} for i in items]
 
 
 def _store(page, said: list, extras) -> dict:
-    done = extras(page)  # upstream.patch_page_render: the title found in the HTML, the links to anchors
+    done = extras(page)  # upstream.patch_page_render: the title found in the HTML, its anchors, the links to anchors
     links = {f.src_uri: dict(anchors) for f, anchors in done["links"].items()}
-    return {"content": page.content, "toc": _toc_tokens(page.toc), "title": done["title"],
-            "anchors": sorted(page.present_anchor_ids or ()), "links": links, "said": said}
+    return {"content": page.content, "toc": toc_tokens(page.toc), "title": done["title"],
+            "anchors": sorted(done["anchors"]), "links": links, "said": said}
 
 
 def _restore(page, entry: dict, files, extras) -> bool:
@@ -110,8 +110,7 @@ def _restore(page, entry: dict, files, extras) -> bool:
         links[target] = anchors
     page.content = entry["content"]
     page.toc = get_toc(entry["toc"])
-    page.present_anchor_ids = set(entry["anchors"])
-    extras(page, {"title": entry["title"], "links": links})  # what MkDocs' render sets: part of the patch
+    extras(page, {"title": entry["title"], "anchors": entry["anchors"], "links": links})  # what MkDocs' render sets
     for name, level, message in entry["said"]:
         logging.getLogger(name).log(level, message)
     return True

@@ -9,9 +9,10 @@ mkdocs-jupyter's own function ``convert.nb2html``, the same arguments and the sa
 writing the entry its page render would write (the body and mkdocs-jupyter's own headings of the
 notebook); a notebook page's render waits for its entry and finds it. Nothing of nbconvert or
 mkdocs-jupyter is patched: the site is the same with and without the pool (``PYTORCH_NOTES_PREWARM=0``
-turns it off; ``tests/site/test_prewarm.py``). It reads mkdocs-jupyter's private ``_compute_cache_key``,
-``_get_cache_path`` and ``_get_nb_toc_tokens`` through ``upstream`` (no public way to fill its cache;
-``tests/site/test_prewarm.py`` fails if they change). Under ``make serve`` one worker is kept (``serve``), started with
+turns it off; ``tests/site/test_prewarm.py``). Where an entry lives is mkdocs-jupyter's private
+``_compute_cache_key`` and ``_get_cache_path``, read through ``upstream`` (no public way to fill its cache;
+``tests/site/test_prewarm.py`` fails if they change); the headings beside the body come from its public
+``get_nb_toc``. Under ``make serve`` one worker is kept (``serve``), started with
 mkdocs-jupyter imported, for the notebooks a rebuild redoes (an edited example's chapter, both languages):
 it converts them on another core while the build does the rest. Before and after the server
 answers, the notebooks of its first build are converted by a pool of ``later``'s (``server_pool``).
@@ -31,6 +32,7 @@ from pathlib import Path
 
 from pytorch_notes.atomic import write_atomic
 from pytorch_notes.site import upstream
+from pytorch_notes.site.mdcache import toc_tokens
 from pytorch_notes.site.progress import Progress
 
 MIN_MISSES = 4  # below this, starting a pool costs more than it saves
@@ -41,11 +43,13 @@ _NB2HTML_OPTIONS = ("kernel_name", "theme", "allow_errors", "show_input", "no_in
 def convert(job: tuple[str, str, dict, int]) -> str:
     """Worker: render one notebook as mkdocs-jupyter's page render does and store its cache entry."""
     from mkdocs_jupyter import convert as nbconvert  # noqa: PLC0415 - imported in the worker
+    from mkdocs_jupyter.plugin import get_nb_toc  # noqa: PLC0415
 
     path, cache_path, options, toc_depth = job
     body = nbconvert.nb2html(path, **options)
-    tokens, title = upstream.jupyter_toc_tokens(path, toc_depth)  # what its page render stores beside the body
-    write_atomic(Path(cache_path), json.dumps({"content": body, "toc_tokens": tokens, "title": title}))
+    # its page render stores the tokens of these headings beside the body, and reads them back with get_toc
+    toc, title = get_nb_toc(path, toc_depth)
+    write_atomic(Path(cache_path), json.dumps({"content": body, "toc_tokens": toc_tokens(toc), "title": title}))
     return path
 
 

@@ -7,6 +7,7 @@ import os
 import threading
 from pathlib import Path
 
+from pytorch_notes.site import upstream
 from pytorch_notes.site.common import log
 from pytorch_notes.site.searchwords import load_user_dictionary
 
@@ -37,11 +38,11 @@ class Watcher:
 
     MkDocs' server polls its watched paths every 0.5 s (``LiveReloadServer``'s ``polling_interval``, which
     ``mkdocs serve`` does not expose), which delays every reload. On Linux the pages and ``paths`` are
-    watched with watchdog's inotify observer instead, through public interfaces only: MkDocs' polling of
-    the pages is dropped (``server.unwatch``), and a save is handed to MkDocs' own rebuild as an
-    event of the one path MkDocs still polls, its configuration file, put on its observer's event queue
-    (watchdog's ``event_queue``; a watch is found by its path, ``ObservedWatch``). Elsewhere, or when
-    inotify cannot watch (limits, file systems), ``paths`` are polled by MkDocs (``server.watch``).
+    watched with watchdog's inotify observer instead: MkDocs' polling of the pages is dropped
+    (``server.unwatch``), and a save is handed to MkDocs' own rebuild as an event of the one path MkDocs
+    still polls, its configuration file (``upstream.live_reload_trigger``: MkDocs' server has no public way
+    to ask for a rebuild). Elsewhere, or when inotify cannot watch (limits, file systems), ``paths`` are
+    polled by MkDocs (``server.watch``).
     """
 
     def __init__(self) -> None:
@@ -49,17 +50,12 @@ class Watcher:
 
     def start(self, server, config, paths: list[Path]):
         """Watch ``config``'s pages and ``paths`` (folders or files) for ``server``; returns ``server``."""
-        from watchdog.events import FileModifiedEvent  # noqa: PLC0415 - only under make serve
-        from watchdog.observers import Observer  # noqa: PLC0415
-        from watchdog.observers.api import ObservedWatch  # noqa: PLC0415
+        from watchdog.observers import Observer  # noqa: PLC0415 - only under make serve
 
         extra = [os.path.abspath(p) for p in paths if p.exists()]
         if self.observer is not None or Observer.__name__ != "InotifyObserver" or not config.config_file_path:
             return self._poll(server, extra)
-        config_file = os.path.abspath(config.config_file_path)
-        rebuild = ObservedWatch(config_file, recursive=True)  # as LiveReloadServer.watch scheduled it
-        queue = server.observer.event_queue
-        handler = _ChangesOnly(lambda: queue.put((FileModifiedEvent(config_file), rebuild)))
+        handler = _ChangesOnly(upstream.live_reload_trigger(server, os.path.abspath(config.config_file_path)))
         observer = Observer()
         try:
             for path in [os.path.abspath(config.docs_dir), *extra]:

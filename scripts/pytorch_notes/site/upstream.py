@@ -1,15 +1,36 @@
-"""Every access of the site's code to another package's private names or patched methods, in one place.
+"""Every access of the site's code to another package's private names, undocumented attributes or patched
+methods, in one place.
 
-Each access is one function below, registered with ``@access``: the package, and the upstream issue or
+Each access is one function below, registered with ``@access``: the package(s), and the upstream issue or
 change that would remove it. ``check_versions`` (``on_config`` of the plugin, once per build) compares
 the installed versions of those packages with the range each access was tested with (``TESTED``) and
 stops the build with one message (package, version, tested range, what to re-check) instead of letting an
-upgrade silently change the site or its ``--strict`` link checking. ``tests/site/test_upstream.py`` fails on a
-private name of another package used anywhere else under ``scripts/`` and on more than ``LIMIT`` accesses.
+upgrade silently change the site or its ``--strict`` link checking. ``tests/site/test_upstream.py`` fails
+on a private name of another package used anywhere else under ``scripts/``, on an undocumented attribute
+it lists (``UNDOCUMENTED``: mkdocs-static-i18n's ``building``, ``current_language``, ``locale``,
+``alternates``; MkDocs' ``server.observer``, watchdog's ``event_queue``, ...) used elsewhere, and on more
+than ``LIMIT`` accesses.
+
+Reviewed and not counted, being public or documented (issue 43 listed them):
+
+* mkdocs-static-i18n: the language being built is the theme's ``language``, which it sets per language
+  (documented: "Setting up Material"), not its ``current_language``; the builds it runs inside the first
+  one are counted by the plugin itself (``builds_open``), not read from its ``building``; the notebook pages
+  it does not know get its documented page context variables and Material's ``extra.alternate`` from
+  ``i18n.notebook_page_context``, not its ``locale``/``alternates`` attributes.
+* ``os.utime(html, (0, 0))`` (``incremental``, ``times``): MkDocs documents that a dirty build compares
+  the modification times of the source and the HTML (release notes 0.16, "Support for dirty builds").
+* ``page.content`` set aside around Material's search handler (``search``): MkDocs' documented page
+  attribute and event priorities; Material's handler only rewrites it.
+* ``deferimports``: stand-ins in ``sys.modules`` (Python's import system); a module used early loads.
+* mkdocs-jupyter's public functions ``convert.nb2html`` and ``plugin.get_nb_toc`` (``prewarm``).
+* Material's lunr.zh stop words, read from the script it ships (``searchwords.lunr_stop_words``, which
+  fails with a clear message if the file or its list moves).
 
 After re-checking an access against a new version (its test files: ``test_mdcache.py``,
-``test_buildcache.py``, ``test_search_*.py``, ``test_prewarm.py``, ``test_notebook_view.py``, and a strict
-build compared with the last one), widen its package's range in ``TESTED``.
+``test_buildcache.py``, ``test_search_*.py``, ``test_prewarm.py``, ``test_notebook_view.py``,
+``test_servewatch.py``, and a strict build compared with the last one), widen its package's range in
+``TESTED``.
 """
 
 from __future__ import annotations
@@ -25,19 +46,22 @@ TESTED: dict[str, tuple[str, str]] = {
     "mkdocs": ("1.6.1", "1.7"),
     "mkdocs-material": ("9.8.1", "9.9"),
     "mkdocs-jupyter": ("0.26.3", "0.27"),
+    "watchdog": ("7.1.0", "7.2"),
 }
 
-ACCESSES: dict[str, tuple[str, str]] = {}  # function name -> (package, upstream reference)
+ACCESSES: dict[str, tuple[tuple[str, ...], str]] = {}  # function name -> (packages, upstream reference)
 
 
-def access(package: str, upstream: str):
-    """Register the decorated function as one access to ``package`` (a key of ``TESTED``); ``upstream``:
-    the issue or change that would remove it."""
-    if package not in TESTED:
-        raise ValueError(f"{package!r} has no tested range in upstream.TESTED")
+def access(package: str | tuple[str, ...], upstream: str):
+    """Register the decorated function as one access to ``package`` (a key of ``TESTED``, or several);
+    ``upstream``: the issue or change that would remove it."""
+    packages = (package,) if isinstance(package, str) else tuple(package)
+    for name in packages:
+        if name not in TESTED:
+            raise ValueError(f"{name!r} has no tested range in upstream.TESTED")
 
     def register(func: Callable) -> Callable:
-        ACCESSES[func.__name__] = (package, upstream)
+        ACCESSES[func.__name__] = (packages, upstream)
         return func
 
     return register
@@ -50,7 +74,7 @@ def version_problem(package: str, version: str) -> str | None:
     low, high = TESTED[package]
     if Version(low) <= Version(version) < Version(high):
         return None
-    uses = ", ".join(name for name, (pkg, _) in ACCESSES.items() if pkg == package)
+    uses = ", ".join(name for name, (packages, _) in ACCESSES.items() if package in packages)
     return (f"{package} {version} is outside the range the site's code was tested with (>={low},<{high}): "
             f"re-check {uses} in scripts/pytorch_notes/site/upstream.py (and their tests), then widen "
             f"upstream.TESTED; or install the version of constraints.txt")
@@ -85,17 +109,20 @@ def _installed(package: str) -> str | None:
 def patch_page_render(make_wrapper) -> None:
     """Patch: ``Page.render`` becomes ``make_wrapper(render, extras)`` (``mdcache.install``); ``render`` is
     MkDocs' own, and ``extras(page, restore=None)`` reads or sets what it leaves in undocumented attributes
-    (the title found in the HTML, ``_title_from_render``, and ``links_to_anchors``, which MkDocs sets only
-    when its page logger is not at DEBUG): a replaced render has to set them too, so they belong here.
-    ``extras(page)`` returns ``{"title", "links"}``; ``extras(page, restore)`` sets them as MkDocs would."""
+    (the title found in the HTML, ``_title_from_render``; the anchors of the page, ``present_anchor_ids``;
+    and ``links_to_anchors``, which MkDocs sets only when its page logger is not at DEBUG): a replaced render
+    has to set them too, so they belong here. ``extras(page)`` returns ``{"title", "anchors", "links"}``;
+    ``extras(page, restore)`` sets them as MkDocs would."""
     import logging  # noqa: PLC0415
 
     from mkdocs.structure.pages import Page  # noqa: PLC0415
 
     def extras(page, restore: dict | None = None) -> dict:
         if restore is None:
-            return {"title": page._title_from_render, "links": getattr(page, "links_to_anchors", None) or {}}
+            return {"title": page._title_from_render, "anchors": set(page.present_anchor_ids or ()),
+                    "links": getattr(page, "links_to_anchors", None) or {}}
         page._title_from_render = restore["title"]
+        page.present_anchor_ids = set(restore["anchors"])
         if logging.getLogger("mkdocs.structure.pages").getEffectiveLevel() > logging.DEBUG:
             page.links_to_anchors = restore["links"]
         return restore
@@ -141,11 +168,16 @@ def patch_theme_listing(listing) -> None:
 
 @access("mkdocs-material", "no upstream issue found; would need a public way to reuse a page's search entries "
                            "(a replaceable entry provider or a cache_dir option); report in CONTRIBUTING")
-def patch_search_entries(wrapper) -> None:
-    """Patch: Material's ``SearchIndex.add_entry_from_context`` becomes ``wrapper`` (``buildcache.install``)."""
+def patch_search_entries(make_wrapper) -> None:
+    """Patch: Material's ``SearchIndex.add_entry_from_context`` becomes ``make_wrapper(add_entry, entries)``
+    (``buildcache.install``); ``add_entry`` is Material's own (also where a wrapper was installed before), and
+    ``entries(index)`` the list in which its index keeps the pages' entries (``SearchIndex.entries``,
+    undocumented): the wrapper adds a page's cached entries there, as Material's method would."""
     from material.plugins.search.plugin import SearchIndex  # noqa: PLC0415
 
-    SearchIndex.add_entry_from_context = wrapper
+    method = SearchIndex.add_entry_from_context
+    SearchIndex.add_entry_from_context = make_wrapper(getattr(method, "__wrapped__", method),
+                                                      lambda index: index.entries)
 
 
 # --- mkdocs-jupyter: its render cache (danielfrg/mkdocs-jupyter#161 asked for the cache it now has; no
@@ -163,16 +195,6 @@ def jupyter_cache_path(config, path):
     return plugin._get_cache_path(config["cache_dir"], plugin._compute_cache_key(str(path), config, False))
 
 
-@access("mkdocs-jupyter", "no upstream issue found; would need a public function giving what a page render "
-                          "stores in a cache entry beside the body (its public get_nb_toc gives objects)")
-def jupyter_toc_tokens(path: str, toc_depth: int) -> tuple[list, str | None]:
-    """``(toc_tokens, title)`` of the notebook ``path`` as mkdocs-jupyter's page render stores them in its
-    cache entry (``_get_nb_toc_tokens``)."""
-    from mkdocs_jupyter import plugin  # noqa: PLC0415
-
-    return plugin._get_nb_toc_tokens(path, toc_depth)
-
-
 @access("mkdocs-jupyter", "no upstream issue found; would need its on_post_build to keep cache entries used by "
                           "the other languages' builds (mkdocs-static-i18n builds each language apart)")
 def jupyter_keep_entries(plugin, paths) -> None:
@@ -181,3 +203,23 @@ def jupyter_keep_entries(plugin, paths) -> None:
     used = getattr(plugin, "_used_cache_paths", None)
     if used is not None:
         used.update(paths)
+
+
+# --- MkDocs' live-reload server and watchdog
+
+
+@access(("mkdocs", "watchdog"),
+        "mkdocs/mkdocs#2477 made the server poll (0.5 s, LiveReloadServer's polling_interval, which mkdocs serve "
+        "does not expose); a native observer was proposed to ProperDocs (ProperDocs/properdocs#73, closed); "
+        "would need a public way to request a rebuild, or the interval as an option")
+def live_reload_trigger(server, path: str) -> Callable[[], None]:
+    """A function that makes MkDocs' live-reload ``server`` rebuild at once, as a change of ``path`` (a file
+    it watches: ``server.watch(path)`` or the configuration file) would once its poll saw it: a modification
+    event of ``path`` put on the queue of its watchdog observer (MkDocs' undocumented ``server.observer``;
+    watchdog's ``event_queue``), for the watch that ``LiveReloadServer.watch`` scheduled (an
+    ``ObservedWatch`` of ``path``, found by equality)."""
+    from watchdog.events import FileModifiedEvent  # noqa: PLC0415 - only under make serve
+    from watchdog.observers.api import ObservedWatch  # noqa: PLC0415
+
+    queue, watch = server.observer.event_queue, ObservedWatch(path, recursive=True)
+    return lambda: queue.put((FileModifiedEvent(path), watch))

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
-import pytest
 from pytorch_notes import capture
-from pytorch_notes.capture.cli import record_from_run
 from pytorch_notes.execute.supervise import run_example
 from pytorch_notes.parse import parse_example
 from pytorch_notes.store.layout import failure_path, record_path
-from pytorch_notes.store.records import freshness, save_record
+from pytorch_notes.store.records import freshness
 
 
 def run(write_example, examples_dir, source, rel="ch/ex.py", **kw):
@@ -179,22 +175,3 @@ def test_cuda_only_examples_are_skipped_without_cuda(write_example, examples_dir
     assert "needs CUDA" in capsys.readouterr().out
     assert not record_path("ch/gpu.py", "cpu", examples_dir).exists()
 
-
-def test_store_is_deterministic_json(write_example, examples_dir):
-    path = write_example("ch/ex.py", '# %%\nprint("<b>hi</b> 张量")\n')
-    ex = parse_example(path, examples_dir)
-    saved = save_record(record_from_run(run_example(ex)), examples_dir)
-    data = json.loads(saved.read_text(encoding="utf-8"))
-    assert data["source_sha256"] == ex.sha256 and data["example"] == "ch/ex.py"
-    assert "张量" in saved.read_text(encoding="utf-8")  # stored as UTF-8, not \\u escapes
-    assert freshness(ex, examples_dir).state == "fresh"
-
-
-def test_corrupt_store_file_says_how_to_recover(write_example, examples_dir):
-    from pytorch_notes.store.records import StoreError
-    path = write_example("ch/ex.py", '# %%\nprint(1)\n')
-    rec = record_path("ch/ex.py", "cpu", examples_dir)
-    rec.parent.mkdir(parents=True)
-    rec.write_text("{not json")
-    with pytest.raises(StoreError, match=r"cpu\.json: not valid JSON.*make capture ARGS=\"--force examples/ch/ex.py\""):
-        freshness(parse_example(path, examples_dir), examples_dir)

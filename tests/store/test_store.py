@@ -11,6 +11,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from pytorch_notes.capture.cli import record_from_run
+from pytorch_notes.execute.supervise import run_example
 from pytorch_notes.parse import parse_example
 from pytorch_notes.settings import EXAMPLES_DIR
 from pytorch_notes.store import layout
@@ -195,3 +197,22 @@ def test_saving_one_device_never_touches_another(write_example, examples_dir):
     save_record(load(Record, fake_record(ex, "cpu")), examples_dir)
     assert gpu.read_bytes() == before
     assert layout.record_path("ch/ex.py", "cpu", examples_dir).exists()
+
+
+def test_store_is_deterministic_json(write_example, examples_dir):
+    path = write_example("ch/ex.py", '# %%\nprint("<b>hi</b> 张量")\n')
+    ex = parse_example(path, examples_dir)
+    saved = save_record(record_from_run(run_example(ex)), examples_dir)  # a real run's record
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    assert data["source_sha256"] == ex.sha256 and data["example"] == "ch/ex.py"
+    assert "张量" in saved.read_text(encoding="utf-8")  # stored as UTF-8, not \\u escapes
+    assert freshness(ex, examples_dir).state == "fresh"
+
+
+def test_corrupt_store_file_says_how_to_recover(write_example, examples_dir):
+    path = write_example("ch/ex.py", '# %%\nprint(1)\n')
+    rec = layout.record_path("ch/ex.py", "cpu", examples_dir)
+    rec.parent.mkdir(parents=True)
+    rec.write_text("{not json")
+    with pytest.raises(StoreError, match=r"cpu\.json: not valid JSON.*make capture ARGS=\"--force examples/ch/ex.py\""):
+        freshness(parse_example(path, examples_dir), examples_dir)

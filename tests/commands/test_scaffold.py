@@ -10,6 +10,7 @@ from pytorch_notes import scaffold
 from pytorch_notes.pages import embed_mismatches, missing_twins, orphan_examples
 from pytorch_notes.parse import parse_example
 from pytorch_notes.site import coursemap
+from pytorch_notes.site.course import make_course
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,9 +39,12 @@ def test_new_chapter_touches_three_files_and_the_nav(repo, capsys):
     assert orphan_examples([repo / "examples/pruning/first_example.py"], repo / "examples", repo / "docs") == []
     # ... and it is on the home page's course map, with its description and count (issue 27: no hand-typed line)
     for lang, count in (("zh", "1 个示例"), ("en", "1 example")):
-        title, description, n = coursemap.page_facts(repo / "docs" / lang / "pruning.md", f"docs/{lang}/pruning.md")
-        assert title == "Pruning" and description and n == 1
-        shown = coursemap.course_map([{"进阶": ["pruning.md"]}], {"进阶": "Going further"}, repo / "docs" / lang, lang)
+        nav = [{"进阶": ["pruning.md"]}]
+        course = make_course(lang, repo / "docs", repo / "examples", nav, {"进阶": "Going further"})
+        page = course.page("pruning.md")
+        assert page.title == "Pruning" and course.chapter("pruning.md").examples == ("pruning/first_example.py",)
+        assert coursemap.page_description(page.path, f"docs/{lang}/pruning.md")
+        shown = coursemap.course_map(course)
         assert "[Pruning](pruning.md)" in shown and shown.rstrip().endswith(count), shown
 
 

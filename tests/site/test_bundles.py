@@ -1,4 +1,4 @@
-""""Download all" (``pytorch_notes/site/bundles.py``, ``zips.py``, ``chapters.py``): a zip per chapter and
+""""Download all" (``pytorch_notes/site/bundles.py``, ``zips.py``, ``course.py``): a zip per chapter and
 language, and one of the course.
 
 Unit tests of the zip, its cache, its README and the links; then checks of the built site (the session's
@@ -23,8 +23,9 @@ import pytest
 from pytorch_notes.execute.script import run_script
 from pytorch_notes.parse import cell_options
 from pytorch_notes.settings import LANGUAGES
-from pytorch_notes.site import bundles, chapters, zips
+from pytorch_notes.site import bundles, zips
 from pytorch_notes.site.cache import Store
+from pytorch_notes.site.course import PREFIX, Chapter, make_course, nav_pages
 from pytorch_notes.site.embed import py_url
 
 MEMBERS = {"b/z.py": b"print('z')\n", "a.txt": "说明\n".encode(), "b/a.ipynb": b'{"cells": []}\n'}
@@ -67,7 +68,7 @@ def test_cached_zip_same_bytes_and_keyed_by_content(tmp_path, monkeypatch):
 
 # --- README, chapters, links ---------------------------------------------------------------------------
 
-CHAPTER = chapters.Chapter("autograd.md", "自动求导", ("autograd/leaf.py", "autograd/backward.py"))
+CHAPTER = Chapter("autograd.md", "自动求导", ("autograd/leaf.py", "autograd/backward.py"))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -85,7 +86,7 @@ def test_chapter_readme(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_course_readme_lists_chapters_in_order(lang):
-    other = chapters.Chapter("intro.md", "Intro", ("intro/first.py",))
+    other = Chapter("intro.md", "Intro", ("intro/first.py",))
     text = zips.course_readme(lang, "PyTorch", [other, CHAPTER], "https://example.org/", raises=False)
     assert text.index("intro/") < text.index("autograd/") and "cd pytorch-notes/intro\n    python first.py" in text
     assert "https://example.org/" in text
@@ -99,11 +100,11 @@ def test_chapters_in_nav_order(tmp_path):
         (docs / lang / "b.md").write_text("# B\n\n::: example b/one.py\n\n::: example b/one.py\n", encoding="utf-8")
         (docs / lang / "a.md").write_text("# A\n\n::: example a/x.py\n\n::: example a/w.py\n", encoding="utf-8")
     nav = ["index.md", {"S": ["b.md", {"T": "a.md"}]}]
-    assert chapters.nav_pages(nav) == ["index.md", "b.md", "a.md"]
-    found = chapters.chapters("en", chapters.nav_pages(nav), docs)
+    assert nav_pages(nav) == ["index.md", "b.md", "a.md"]
+    found = make_course("en", docs, tmp_path / "examples", nav, {}).chapters
     assert [(c.page, c.title, c.examples) for c in found] == [("b.md", "B", ("b/one.py",)),
                                                               ("a.md", "A", ("a/x.py", "a/w.py"))]
-    assert [c.page for c in chapters.chapters("en", [], docs)] == ["a.md", "b.md"]  # sorted without a nav
+    assert [c.page for c in make_course("en", docs, tmp_path, None, {}).chapters] == ["a.md", "b.md"]  # sorted
     assert found[0].folder == "pytorch-notes-b" and bundles.chapter_url("en", found[0]) == \
         "en/downloads/pytorch-notes-b.zip" and bundles.chapter_url(LANGUAGES[0], found[0]) == \
         "downloads/pytorch-notes-b.zip"
@@ -114,7 +115,7 @@ def _page(src_uri: str, url: str):
 
 
 def test_links_on_chapter_and_home_pages():
-    made = bundles.Bundles(Path("docs"))  # the plugin's: the zips of the build, the chapters that have one
+    made = bundles.Bundles()  # the plugin's: the zips of the build, the chapters that have one
     made.links = {"en": {"autograd.md": CHAPTER}}
     link = made.chapter_link(_page("en/autograd.md", "en/autograd/"), None, "en")
     assert 'href="../downloads/pytorch-notes-autograd.zip" download>' in link and "all 2 examples" in link
@@ -156,7 +157,8 @@ def _chapters(lang: str):
     from mkdocs.config import load_config
 
     nav = load_config(str(Path(__file__).resolve().parents[2] / "mkdocs.yml")).nav
-    return chapters.chapters(lang, chapters.nav_pages(nav), Path(__file__).resolve().parents[2] / "docs")
+    root = Path(__file__).resolve().parents[2]
+    return make_course(lang, root / "docs", root / "examples", nav, {}).chapters
 
 
 @site_group
@@ -188,15 +190,15 @@ def test_course_zip_holds_every_chapter_and_is_linked_from_home(site, lang):
     course = bundles.course_url(lang)
     assert _linked_zips(site, _lang_root(lang)) == [course]
     members = _members(site / course)
-    expected = {f"{chapters.PREFIX}/README.txt"}
+    expected = {f"{PREFIX}/README.txt"}
     for chapter in _chapters(lang):
         for name, data in _members(site / bundles.chapter_url(lang, chapter)).items():
             inner = name.split("/", 1)[1]
             if inner != "README.txt":
-                key = f"{chapters.PREFIX}/{chapter.slug}/{inner}"
+                key = f"{PREFIX}/{chapter.slug}/{inner}"
                 assert members.get(key) == data, key
                 expected.add(key)
-        assert f"{chapter.slug}/" in members[f"{chapters.PREFIX}/README.txt"].decode("utf-8")
+        assert f"{chapter.slug}/" in members[f"{PREFIX}/README.txt"].decode("utf-8")
     assert set(members) == expected
 
 

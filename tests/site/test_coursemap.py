@@ -7,13 +7,21 @@ from pathlib import Path
 import pytest
 from mkdocs.exceptions import PluginError
 from pytorch_notes.site import coursemap
+from pytorch_notes.site.course import make_course
 
 NAV = [{"基础": ["a.md", "b.md"]}, {"附录": ["c.md"]}]
 
 
 def write(d: Path, name: str, text: str) -> None:
-    d.mkdir(parents=True, exist_ok=True)
-    (d / name).write_text(text, encoding="utf-8")
+    """The page ``name`` in both languages of the docs folder ``d``."""
+    for lang in ("zh", "en"):
+        (d / lang).mkdir(parents=True, exist_ok=True)
+        (d / lang / name).write_text(text, encoding="utf-8")
+
+
+def course_map(docs: Path, lang: str, translations: dict[str, str]) -> str:
+    """The course map of the course of ``lang`` in ``docs`` with the nav ``NAV``."""
+    return coursemap.course_map(make_course(lang, docs, docs / "examples", NAV, translations))
 
 
 def test_sections_titles_descriptions_and_counts_come_from_the_pages(tmp_path):
@@ -21,10 +29,10 @@ def test_sections_titles_descriptions_and_counts_come_from_the_pages(tmp_path):
           "---\ndescription: 张量的创建。\n---\n\n# 张量\n\n::: example ch/x.py\n\n::: example ch/y.py\n")
     write(tmp_path, "b.md", "---\ndescription: 一个例子\n---\n\n# 一章\n\n::: example ch/z.py\n")
     write(tmp_path, "c.md", "---\ndescription: 中英对照\n---\n\n# 术语表\n")
-    shown = coursemap.course_map(NAV, {}, tmp_path, "zh")
+    shown = course_map(tmp_path, "zh", {})
     assert shown == ("### 基础\n\n- [张量](a.md)：张量的创建。2 个示例\n- [一章](b.md)：一个例子。1 个示例\n\n"
                      "### 附录\n\n- [术语表](c.md)：中英对照。"), shown
-    en = coursemap.course_map(NAV, {"基础": "Basics", "附录": "Appendix"}, tmp_path, "en")
+    en = course_map(tmp_path, "en", {"基础": "Basics", "附录": "Appendix"})
     assert en.startswith("### Basics\n\n- [张量](a.md): 张量的创建. 2 examples\n- [一章](b.md): 一个例子. 1 example")
 
 
@@ -33,20 +41,12 @@ def test_a_page_without_a_description_fails_naming_the_file(tmp_path):
     write(tmp_path, "b.md", "---\ndescription: x\n---\n# B\n")
     write(tmp_path, "c.md", "---\ndescription: x\n---\n# C\n")
     with pytest.raises(PluginError, match=r"docs/zh/a\.md:1: no `description:`"):
-        coursemap.course_map(NAV, {}, tmp_path, "zh")
+        course_map(tmp_path, "zh", {})
 
 
 def test_the_marker_inside_a_code_block_stays(tmp_path):
-    class Page:
-        class file:
-            abs_src_path = str(tmp_path / "index.md")
-
-    class Config:
-        nav = []
-        plugins: dict = {}
-
     md = f"```\n{coursemap.MARKER}\n```\n"
-    assert coursemap.fill_page(md, Page, Config, "zh") == md
+    assert coursemap.fill_page(md, make_course("zh", tmp_path, tmp_path, [], {})) == md
 
 
 def test_a_page_is_named_by_its_front_matter_title_else_its_first_heading():
@@ -62,18 +62,15 @@ def test_a_page_is_named_by_its_front_matter_title_else_its_first_heading():
     assert page_title("no heading at all\n") is None
 
 
-def test_page_facts_name_the_page_by_its_nav_title_and_refuse_a_page_without_a_heading(tmp_path):
-    import pytest
-    from mkdocs.exceptions import PluginError
-    from pytorch_notes.site.coursemap import page_facts
-
-    page = tmp_path / "q.md"
+def test_the_map_names_a_page_by_its_nav_title_and_refuses_a_page_without_a_heading(tmp_path):
     front = "---\ntitle: 快速上手\ndescription: 一句话。\n---\n\n"
-    page.write_text(front + "# 快速上手：很长的标题\n\n::: example intro/first_gradient.py\n", encoding="utf-8")
-    assert page_facts(page, "docs/zh/q.md") == ("快速上手", "一句话", 1)
-    page.write_text("---\ntitle: 快速上手\ndescription: 一句话\n---\n\n没有一级标题。\n", encoding="utf-8")
-    with pytest.raises(PluginError, match=r"docs/zh/q\.md: no `# Title` line"):
-        page_facts(page, "docs/zh/q.md")
+    write(tmp_path, "a.md", front + "# 快速上手：很长的标题\n\n::: example intro/first_gradient.py\n")
+    write(tmp_path, "b.md", "---\ndescription: x\n---\n# B\n")
+    write(tmp_path, "c.md", "---\ndescription: x\n---\n# C\n")
+    assert "- [快速上手](a.md)：一句话。1 个示例\n" in course_map(tmp_path, "zh", {})
+    write(tmp_path, "a.md", "---\ntitle: 快速上手\ndescription: 一句话\n---\n\n没有一级标题。\n")
+    with pytest.raises(PluginError, match=r"docs/zh/a\.md: no `# Title` line"):
+        course_map(tmp_path, "zh", {})
 
 
 def test_a_source_path_gives_its_language_and_its_path_in_that_language():

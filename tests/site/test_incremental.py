@@ -16,7 +16,7 @@ from types import SimpleNamespace
 import pytest
 from benchmarks.repo import copy_repo
 from pytorch_notes.site import incremental
-from pytorch_notes.site.incremental import Plan, Serve, _example_of
+from pytorch_notes.site.incremental import Plan, Serve
 from pytorch_notes.site.project import Project
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -112,11 +112,6 @@ def test_the_plan_rebuilds_what_an_edit_affects(monkeypatch, tmp_path):
     inputs["docs/zh/b.md"] = (1,)
     assert "appeared" in serve.decide(True, project).reason
     assert not serve.decide(False, project).pages and serve.decide(False, project).full  # make build: everything
-
-
-def test_a_record_or_an_example_maps_to_its_example():
-    assert _example_of("examples/autograd/backward.py") == "autograd/backward.py"
-    assert _example_of("examples/_outputs/autograd/backward/cuda.json") == "autograd/backward.py"
 
 
 def test_the_served_search_index_replaces_a_rebuilt_pages_entries_in_place():

@@ -138,10 +138,10 @@ def notebook_pages(site: Path, lang: str) -> list[Path]:
 
 def chapters_with_notebooks(lang: str):
     """The chapters of ``lang`` that embed a captured example, with those examples in page order."""
-    from pytorch_notes.site.chapters import chapters
+    from pytorch_notes.site.course import make_course
 
     out = []
-    for chapter in chapters(lang, None, ROOT / "docs"):
+    for chapter in make_course(lang, ROOT / "docs", ROOT / "examples", None, {}).chapters:
         captured = [r for r in chapter.examples if record_of(r) is not None]
         if captured:
             out.append((chapter, captured))

@@ -47,10 +47,10 @@ def test_language_switcher_keeps_the_page(site):
 def test_notebook_pages_render_cells_not_json(site):
     """One notebook page per chapter and language, rendered by mkdocs-jupyter (cells, not the raw JSON
     that a notebook File dropped by mkdocs-static-i18n gives), with the chapter's .ipynb beside it."""
-    from pytorch_notes.site.chapters import chapters
+    from pytorch_notes.site.course import make_course
 
     for lang in LANGUAGES:
-        slugs = {c.slug for c in chapters(lang, None, ROOT / "docs")}
+        slugs = {c.slug for c in make_course(lang, ROOT / "docs", ROOT / "examples", None, {}).chapters}
         pages = sorted((site / page_dir(lang) / "notebooks").glob("*/index.html"))
         assert {p.parent.name for p in pages} <= slugs and len(pages) >= len(slugs) - 2, sorted(pages)[:3]
         for page in pages:

@@ -166,12 +166,13 @@ def test_the_marker_is_replaced_outside_code_blocks_only(monkeypatch):
     monkeypatch.setattr(site_times, "chapters", lambda *a: [])
     page = SimpleNamespace(file=SimpleNamespace(src_uri="en/times.md", url="en/times/"), meta={})
     md = f"# T\n\n{MARKER}\n\n```markdown\n{MARKER}\n```\n\n{MARKER}\n"
-    out = site_times.TimesPage(checkout()).fill_page(md, page, None, None, "en")
+    course = SimpleNamespace(lang="en")  # what the tables list: ``chapters``, replaced above
+    out = site_times.TimesPage(checkout()).fill_page(md, page, None, course)
     assert out.count(MARKER) == 1 and out.index("```") < out.index(MARKER) < out.rindex("```")
     assert out.count('<div class="pn-times"') == 2 and '<div class="pn-times"' in out.split("```")[0]
     assert page.meta == {"pn_sortable": True}, "the page with the tables loads the sorting scripts"
     other = SimpleNamespace(file=page.file, meta={})
-    assert site_times.TimesPage(checkout()).fill_page("# T\n\ntext\n", other, None, None, "en") == "# T\n\ntext\n"
+    assert site_times.TimesPage(checkout()).fill_page("# T\n\ntext\n", other, None, course) == "# T\n\ntext\n"
     assert other.meta == {}, "a page without the tables does not"
 
 

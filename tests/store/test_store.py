@@ -216,3 +216,16 @@ def test_corrupt_store_file_says_how_to_recover(write_example, examples_dir):
     rec.write_text("{not json")
     with pytest.raises(StoreError, match=r"cpu\.json: not valid JSON.*make capture ARGS=\"--force examples/ch/ex.py\""):
         freshness(parse_example(path, examples_dir), examples_dir)
+
+
+@pytest.mark.parametrize(("path", "example"), [
+    ("ch/name.py", "ch/name.py"),
+    ("_outputs/ch/name/cpu.json", "ch/name.py"),
+    ("_outputs/ch/name/cuda.failed.json", "ch/name.py"),
+    ("_outputs/ch/name.json", "ch/name.py"),  # format 1
+    ("_outputs/ch/name.failed.json", "ch/name.py"),
+    ("_outputs/README.md", "_outputs/README.md"),
+])
+def test_the_layout_names_the_example_of_a_stored_file(path, example):
+    """``make serve`` (site/incremental.py) reads again the example of a changed file of examples/."""
+    assert layout.example_of(path) == example

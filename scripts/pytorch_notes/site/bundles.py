@@ -23,7 +23,7 @@ to the page, so they work under ``make serve``, on the deployed site and in the 
 
 The same inputs give the same bytes, kept in memory and on disk (``zips``), so ``make serve``
 (``sitedir.keep_unchanged_generated_files``) does not rewrite an unchanged zip. Which pages are chapters:
-``chapters``.
+``course.Course.chapters``.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from pytorch_notes.pages import prose_lines
 from pytorch_notes.parse import cell_options
 from pytorch_notes.render.strings import STRINGS, plural
 from pytorch_notes.render.templating import PACKAGE
-from pytorch_notes.site.chapters import PREFIX, Chapter, chapters, nav_pages
+from pytorch_notes.site.course import PREFIX, Chapter, Course
 from pytorch_notes.site.embed import py_url
 from pytorch_notes.site.urls import absolute_page_url, example_ipynb_url, lang_root, src_language
 from pytorch_notes.site.zips import ZipCache, chapter_readme, course_readme, digest
@@ -59,31 +59,30 @@ def course_url(lang: str) -> str:
 # --- MkDocs: the zips as files, the links on the pages ------------------------------------------------
 
 class Bundles:
-    """The zips of the plugin's builds of the pages in ``docs_dir`` and the chapters that have one (``links``:
-    lang -> chapter page -> chapter, of the current build), which the pages link to; ``zips`` keeps them
-    (in memory only when None)."""
+    """The zips of the plugin's builds and the chapters that have one (``links``: lang -> chapter page ->
+    chapter, of the current build), which the pages link to; ``zips`` keeps them (in memory only when None)."""
 
-    def __init__(self, docs_dir: Path, zips: ZipCache | None = None) -> None:
-        self.docs_dir = docs_dir
+    def __init__(self, zips: ZipCache | None = None) -> None:
         self.zips = ZipCache() if zips is None else zips
         self.links: dict[str, dict[str, Chapter]] = {}
         self.members: dict[str, tuple] = {}  # site path of a .py download -> what ``_members`` found
         self.templates = PACKAGE  # the site's HTML templates (``templating.Templates``), set by each build
 
-    def add_bundles(self, files, config, lang: str) -> None:
-        """``on_files``, after ``NotebookSite.stamp_py_downloads``: add the zips of ``lang`` to the site.
+    def add_bundles(self, files, config, course: Course) -> None:
+        """``on_files``, after ``NotebookSite.stamp_py_downloads``: add the zips of the chapters of ``course``
+        (the build's ``course.Course`` of the language being built) to the site.
 
         A chapter's example whose ``.py`` download is not in the site (refused by ``Embeds.example_files``,
         which logged why) is left out of the zips; one without a notebook (never captured) gives its ``.py``
         only, as on the page.
         """
-        found = chapters(lang, nav_pages(config.nav or []), self.docs_dir)
+        lang = course.lang
         by_src = {f.src_uri: f for f in files}  # not get_file_from_path: i18n's walks the paths on each call
         contents: dict[str, bytes] = {}  # <chapter>/<name>.py or .ipynb -> the bytes the site serves
         digests: dict[str, str] = {}  # and their sha256
         per_chapter: list[tuple[Chapter, dict[str, str]]] = []  # chapter, name in its folder -> key of contents
         raises_in: set[str] = set()
-        for chapter in found:
+        for chapter in course.chapters:
             names: dict[str, str] = {}
             kept = []
             for rel in chapter.examples:

@@ -38,6 +38,7 @@ from pytorch_notes.site.urls import (
     new_issue_url,
     notebook_services,
     section_headings,
+    src_language,
 )
 from pytorch_notes.store.layout import failure_path, record_path
 from pytorch_notes.store.model import DEVICE_KINDS
@@ -209,7 +210,7 @@ def _render(current: _PageEmbeds, embeds, page, config, lang: str, owner: Embeds
     def url_for(site_path: str) -> str:
         return get_relative_url(site_path, page_url)
 
-    chapter = page.file.src_uri.split("/", 1)[1] if page.file.src_uri.split("/", 1)[0] == lang else page.file.src_uri
+    chapter = src_language(page.file.src_uri)[1]  # the page, under docs/<lang>/
     anchors = section_headings(tuple(dict.fromkeys(e.rel for e in embeds)))  # the sections of its notebook
     for e in embeds:
         path = resolve_example(e.rel, owner.examples_dir)

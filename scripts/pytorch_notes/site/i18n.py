@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pytorch_notes.render.strings import STRINGS
 from pytorch_notes.settings import LANGUAGES
+from pytorch_notes.site.common import page_language
 
 DEFAULT = LANGUAGES[0]
 TOC_PERMALINK = 'title="Permanent link"'  # the toc extension's one title of every language's permalinks
@@ -31,12 +32,6 @@ def same_alternates(html: str, model: str) -> str:
     """``html`` with each ``<link rel="alternate" hreflang=X>`` pointing where ``model``'s link for X points."""
     targets = {lang: href for href, lang in _ALTERNATE.findall(model)}
     return _ALTERNATE.sub(lambda m: f'<link rel="alternate" href="{targets.get(m[2], m[1])}" hreflang="{m[2]}">', html)
-
-
-def language(config) -> str:
-    """The language being built: mkdocs-static-i18n's current one, else the theme's."""
-    i18n = config.plugins.get("i18n")
-    return getattr(i18n, "current_language", None) or config.theme.get("language") or DEFAULT
 
 
 def localise(html: str, lang: str) -> str:
@@ -57,7 +52,7 @@ def keep_404(config, saved: dict[str, str]) -> None:
     page = site / "404.html"
     if not page.exists():
         return
-    lang = language(config)
+    lang = page_language(config)
     html = localise(page.read_text(encoding="utf-8"), lang)
     if lang == DEFAULT:
         saved[DEFAULT] = html  # the other languages' builds overwrite it next

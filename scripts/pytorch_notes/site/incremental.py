@@ -36,7 +36,8 @@ from pytorch_notes.settings import LANGUAGES
 from pytorch_notes.site.common import log
 from pytorch_notes.site.notebooks import notebook_source
 from pytorch_notes.site.project import CODE, Project
-from pytorch_notes.site.urls import lang_of_url, lang_root
+from pytorch_notes.site.urls import lang_of_url, lang_root, src_language
+from pytorch_notes.store.layout import example_of
 
 SHARED = ("mkdocs.yml", "docs/twins.json", "docs/overrides", "docs/assets", "scripts")  # shape every page
 # the inputs are named as in this repository (``_inputs``), whatever the checkout's folders are called
@@ -110,7 +111,7 @@ class Serve:
         if moved := sorted(k for k in headings if headings[k] != old_headings.get(k)):
             return Plan(True, f"the first heading of {moved[0]} changed")
         pages: set[str] = set()
-        examples = {_example_of(rel) for rel in changed if rel.startswith("examples/")}
+        examples = {example_of(rel.removeprefix("examples/")) for rel in changed if rel.startswith("examples/")}
         docs = project.docs_dir
         embeds = all_embeds(docs)
         for rel in changed:
@@ -121,7 +122,7 @@ class Serve:
                 pages.update(str(docs / lg / "index.md") for lg in LANGUAGES)
         for e in embeds:
             if e.rel in examples:  # docs/<lang>/<page>.md: the page and its chapter notebook
-                _, lg, page = e.page.split("/", 2)
+                lg, page = src_language(e.page.split("/", 1)[1])
                 pages.add(str(docs / lg / page))
                 pages.add(str(notebook_source(project.cache_dir, lg, page)))
         return Plan(False, f"{len(changed)} changed input(s)", pages, examples)
@@ -218,14 +219,6 @@ def _headings(docs_dir: Path) -> dict[str, str | None]:
         except PageError:  # reported with its line by on_page_markdown
             out[rel] = page_title(p.read_text(encoding="utf-8"))
     return out
-
-
-def _example_of(rel: str) -> str:
-    """``examples/ch/name.py`` or ``examples/_outputs/ch/name/cpu.json`` -> ``ch/name.py``."""
-    parts = rel.split("/")
-    if parts[1] == "_outputs" and len(parts) >= 5:
-        return f"{parts[2]}/{parts[3]}.py"
-    return "/".join(parts[1:])
 
 
 class _NotInaccurate(logging.Filter):

@@ -5,12 +5,14 @@ from __future__ import annotations
 from mkdocs.structure.nav import Section
 
 from pytorch_notes.render.strings import ui
-from pytorch_notes.site.common import page_language
+from pytorch_notes.site.course import Course
 from pytorch_notes.site.notebooks import is_notebook_page
+from pytorch_notes.site.urls import src_language
 
 
-def add_notebook_sections(nav, config, files):
-    """Put each chapter's notebook page in the nav, inside the course section of the chapter.
+def add_notebook_sections(nav, files, course: Course):
+    """Put each chapter's notebook page in the nav, inside the course section of the chapter (``course``:
+    the build's ``course.Course`` of the language being built).
 
     Every top-level section (基础, 自动求导, ...) gets a last child "示例笔记本" / "Example
     notebooks" listing one notebook page per chapter of the section, in course order (the page is
@@ -22,19 +24,17 @@ def add_notebook_sections(nav, config, files):
     MkDocs links prev/next before ``on_nav``, so pages added here had none: the notebook pages are
     linked to each other in nav order (course order); the chapters' own links stay as they were.
     """
-    lang = page_language(config)
     notebooks = {f.chapter.page: f.page for f in files.documentation_pages()
                  if is_notebook_page(getattr(f, "page", None))}
     if not notebooks:
         return nav
-    label = ui(lang)["nb_nav_section"]
+    label = ui(course.lang)["nb_nav_section"]
 
     def notebook_pages(pages) -> list:
         found = []
         for page in pages:
             src = page.file.src_uri
-            rel = src.split("/", 1)[1] if src.split("/", 1)[0] == lang else src
-            if src.endswith(".md") and (nb := notebooks.pop(rel, None)) is not None:
+            if src.endswith(".md") and (nb := notebooks.pop(src_language(src)[1], None)) is not None:
                 found.append(nb)
         return found
 
@@ -62,7 +62,7 @@ def add_notebook_sections(nav, config, files):
 
 def _link_prev_next(pages: list) -> None:
     """Each of ``pages`` gets the one before and after it as its previous and next page (the footer)."""
-    for before, page, after in zip([None, *pages[:-1]], pages, [*pages[1:], None], strict=True):
+    for before, page, after in zip([None, *pages], pages, [*pages[1:], None], strict=False):
         page.previous_page, page.next_page = before, after
 
 

@@ -1,7 +1,7 @@
 """The notebook view: one notebook page per chapter and language, and the notebook downloads; and the
 ``.py`` downloads with their header.
 
-A chapter (a page that embeds examples, ``chapters.chapters``) gets, in each language, a notebook of all
+A chapter (a page that embeds examples, ``course.Course.chapters``) gets, in each language, a notebook of all
 its captured examples in page order (``render.notebook.build_chapter_notebook``: a header cell, then per
 example a section headed by its file name, anchor from ``urls.section_headings``), which mkdocs-jupyter
 renders as the page ``notebooks/<chapter>/``; the page is also downloadable as ``notebooks/<chapter>.ipynb``,
@@ -34,7 +34,7 @@ from pytorch_notes.parse import ExampleError
 from pytorch_notes.render.notebook import build_chapter_notebook, build_notebook, dumps, py_download
 from pytorch_notes.settings import LANGUAGES
 from pytorch_notes.site.cache import Store
-from pytorch_notes.site.chapters import Chapter, chapters, nav_pages
+from pytorch_notes.site.course import Chapter, Courses
 from pytorch_notes.site.embed import Embeds, py_url
 from pytorch_notes.site.later import placeholder_markdown
 from pytorch_notes.site.project import Project
@@ -129,34 +129,20 @@ class _Index:
 
 
 class NotebookSite:
-    """The notebooks of one build (``on_files`` of each language) of the checkout ``project``, from the
-    records ``embeds`` shows, kept in ``store``; and the ``.py`` downloads. Kept by the plugin (``plugin.py``)."""
+    """The notebooks of one build (``on_files`` of each language) of the checkout ``project``, of the chapters
+    of the build's ``courses``, from the records ``embeds`` shows, kept in ``store``; and the ``.py``
+    downloads. Kept by the plugin (``plugin.py``)."""
 
-    def __init__(self, embeds: Embeds, project: Project, store: Store) -> None:
+    def __init__(self, embeds: Embeds, project: Project, store: Store, courses: Courses) -> None:
         self.embeds = embeds
         self.project = project
         self.store = store
-        self.chapters: dict[str, dict[str, Chapter]] = {}  # lang -> chapter page -> chapter
+        self.courses = courses
         self.written: dict[str, list[tuple[str, Path, Chapter | None]]] = {}  # lang -> its notebook files
         self.py_downloads: dict[tuple, tuple[object, str]] = {}  # ``_py_download``'s, kept across builds
 
     def new_build(self) -> None:
-        self.chapters, self.written = {}, {}
-
-    def chapter_list(self, lang: str, config) -> list[Chapter]:
-        """The chapters of ``lang`` in course order, read once per build."""
-        if lang not in self.chapters:
-            found = chapters(lang, nav_pages(config.nav or []), self.project.docs_dir)
-            self.chapters[lang] = {c.page: c for c in found}
-        return list(self.chapters[lang].values())
-
-    def chapter_of(self, lang: str, config) -> dict[str, str]:
-        """Example -> the first chapter page of ``lang`` (course order) that embeds it."""
-        out: dict[str, str] = {}
-        for chapter in self.chapter_list(lang, config):
-            for rel in chapter.examples:
-                out.setdefault(rel, chapter.page)
-        return out
+        self.written = {}
 
     def write_all(self, config) -> None:
         """Write the notebooks of every language that changed (once per build, at the first ``on_files``),
@@ -172,7 +158,7 @@ class NotebookSite:
         """Write ``lang``'s notebooks; returns (site path, file, chapter of a notebook page or None)."""
         out: list[tuple[str, Path, Chapter | None]] = []
         taken: set[str] = set()
-        for chapter in self.chapter_list(lang, config):
+        for chapter in self.courses.of(lang, config).chapters:
             url = absolute_page_url(config, lang, chapter.page)
             headings = section_headings(chapter.examples)
             sections = []
@@ -258,7 +244,7 @@ class NotebookSite:
         A download whose example ``parse_example`` refuses (a symbolic link, a folder, not UTF-8, ...)
         is taken out of the site: its file is never copied (``Embeds.example_files`` logged why).
         """
-        chapter_of = self.chapter_of(lang, config)
+        course = self.courses.of(lang, config)
         prefix = py_url(lang, "")
         for f in list(files):
             src = f.src_uri
@@ -270,8 +256,8 @@ class NotebookSite:
             except (ExampleError, OSError, ValueError):
                 files.remove(f)
                 continue
-            page = chapter_of.get(rel)
-            urls = [u for u in [absolute_page_url(config, lang, page) if page else ""] if u]
+            chapter = course.chapter_of(rel)
+            urls = [u for u in [absolute_page_url(config, lang, chapter.page) if chapter else ""] if u]
             f.content_string = self._py_download(source, self.embeds.shown_example(rel)[1], urls, lang)
 
     def _py_download(self, source: str, record, urls: list[str], lang: str) -> str:

@@ -62,6 +62,7 @@ from pytorch_notes.site import (
     buildcache,
     bundles,
     cache,
+    course,
     coursemap,
     embed,
     fences,
@@ -128,8 +129,9 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         self.project = project
         self.store = cache.Store.of(project)  # the one cache: pages, conversions, search entries, zips, ...
         self.embeds = embed.Embeds(project.examples_dir)  # the page being built; each example's store state
-        self.notebooks = notebooks.NotebookSite(self.embeds, project, self.store)  # the notebooks of the current build
-        self.bundles = bundles.Bundles(project.docs_dir, zips.ZipCache(self.store))  # the zips
+        self.courses = course.Courses(project.docs_dir, project.examples_dir)  # each language's, once per build
+        self.notebooks = notebooks.NotebookSite(self.embeds, project, self.store, self.courses)  # its notebooks
+        self.bundles = bundles.Bundles(zips.ZipCache(self.store))  # the zips
         self.times = times.TimesPage(project, self.embeds)  # the computation-times page
         # the code tokens the notebook stylesheet styles
         self.tokens = notebook_styles.TokenStyles(project.docs_dir / notebook_styles.STYLESHEET)
@@ -191,6 +193,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
             filememo.persist(project.cache_dir / "memo", self.store.env.digest())
             self.serve.start_build(project, self.later.redo() if self.serving else frozenset())
             self.embeds.new_build(None if self.serve.plan.full else self.serve.plan.examples)  # serve: what changed
+            self.courses.new_build()
             self.notebooks.new_build()
             self.highlights.clear()
         return config
@@ -217,7 +220,8 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         notebook_view.keep_render_cache(self.notebooks, config)  # every language's notebooks stay in the cache
         self.embeds.example_files(files, config, lang)
         self.notebooks.stamp_py_downloads(files, config, lang)  # the .py downloads: localized, with a header
-        self.bundles.add_bundles(files, config, lang)  # "download all": a zip per chapter and one of the course
+        course_ = self.courses.of(lang, config)  # the build's course of this language
+        self.bundles.add_bundles(files, config, course_)  # "download all": a zip per chapter and one of the course
         book.add_pdf(files, config, self.project.root, lang)  # the course as a PDF, once make pdf printed it
         self.serve.mark_for_rebuild(files, lang)  # under make serve: the pages this rebuild must redo
         self.times.rebuild_when_served(files, self.serve)  # and the times page, when an example or record did
@@ -230,7 +234,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
     @event_priority(-200)  # after mkdocs-static-i18n (-100)
     def on_nav(self, nav_, *, config, files):
         notebook_view.name_pages(nav_.pages + [f.page for f in files.documentation_pages() if f.page])
-        return nav.add_notebook_sections(nav_, config, files)
+        return nav.add_notebook_sections(nav_, files, self.courses.of(page_language(config), config))
 
     @event_priority(AFTER_OTHERS)  # after mkdocs-static-i18n's
     def on_env(self, env, *, config, files):
@@ -247,8 +251,8 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         lang = src_language(src)[0]
         banner = lag.twin_lag_banner(page, lang, self.project.docs_dir)
         self.embeds.prepare(markdown, page, config, lang, f"docs/{src}")
-        markdown = self.times.fill_page(markdown, page, config, files, lang)  # the computation-times page's tables
-        markdown = coursemap.fill_page(markdown, page, config, lang)  # the home page's course map
+        markdown = self.times.fill_page(markdown, page, files, self.courses.of(lang, config))  # the times tables
+        markdown = coursemap.fill_page(markdown, self.courses.of(lang, config))  # the home page's course map
         head = "\n\n".join(b for b in (banner, self.times.page_verification(page, files, lang, self.embeds),
                                        self.bundles.chapter_link(page, config, lang)) if b)
         markdown = self.bundles.home_link(markdown, page, config, lang)  # the course zip's button on the home page
@@ -275,7 +279,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
 
     @event_priority(AFTER_OTHERS)  # after mkdocs-jupyter's, before mkdocs-static-i18n's (-100)
     def on_post_page(self, output: str, *, page, config) -> str:
-        return i18n.localise(output, i18n.language(config))
+        return i18n.localise(output, page_language(config))
 
     @event_priority(100)  # before mkdocs-static-i18n's (-100), which builds the other languages
     def _keep_404(self, *, config) -> None:

@@ -24,73 +24,52 @@ from __future__ import annotations
 import functools
 import os
 import posixpath
-import re
 from collections import Counter
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
-from pytorch_notes.pages import PageError, all_embeds, language_pages, page_outline
-from pytorch_notes.parse import ExampleError, discover_examples, discovered_id
+from pytorch_notes.pages import PageError, all_embeds
+from pytorch_notes.parse import ExampleError
 from pytorch_notes.render.footer import verification_line
 from pytorch_notes.render.templating import PACKAGE
 from pytorch_notes.render.times import MARKER, ChapterTimes, chapter_anchor, example_row, times_markdown
+from pytorch_notes.site.course import Course
 from pytorch_notes.site.embed import Embeds
+from pytorch_notes.site.markers import replace_marker_lines
 from pytorch_notes.site.project import Project
 from pytorch_notes.store.records import StoreError
 from pytorch_notes.store.untrusted import terminal_text
 
 TIMES_PAGE = "times.md"  # in each language's folder
-_FENCE_RE = re.compile(r"^\s*(`{3,}|~{3,})")
 
 
-def _nav_pages(nav) -> list[str]:
-    """The pages of mkdocs.yml's ``nav`` (``autograd.md``, ...), in order."""
-    out: list[str] = []
-    for item in nav or []:
-        values = item.values() if isinstance(item, dict) else [item]
-        for value in values:
-            if isinstance(value, str):
-                out.append(value)
-            elif isinstance(value, list):
-                out += _nav_pages(value)
-    return out
-
-
-def chapters(config, files, page, lang: str, project: Project, examples: Embeds) -> list[ChapterTimes]:
-    """Every chapter with examples of ``project``, in course order: the chapters of the pages in the nav's
-    order, each titled by the first page that embeds its examples; examples in embed order, then any example
-    no page embeds, read through ``examples`` (the plugin's ``embed.Embeds``). Links are relative to ``page``
-    (the times page); none without ``files``.
+def chapters(course: Course, files, page, examples: Embeds) -> list[ChapterTimes]:
+    """Every chapter of ``course`` with examples, in course order: one per folder of ``examples/``, in the
+    order of its first embed, titled by the chapter page that first embeds one of its examples; its rows in
+    ``course.examples`` order (then any example no page embeds), read through ``examples`` (the plugin's
+    ``embed.Embeds``). Links are relative to ``page`` (the times page); none without ``files``.
 
     Raises:
         PluginError: a record of an example cannot be read (``StoreError``), naming the file.
     """
-    pages = language_pages(lang, project.docs_dir)
-    order = [p for p in dict.fromkeys(_nav_pages(getattr(config, "nav", None))) if p in pages]
-    order += [p for p in pages if p not in order]
     lang_dir, here = posixpath.split(page.file.src_uri)  # "zh", "times.md"
     found: dict[str, ChapterTimes] = {}
     hrefs: dict[str, str] = {}  # example id -> its block on the first page that embeds it
-    for rel_page in order:
-        try:
-            title, embeds = page_outline(pages[rel_page], f"docs/{lang}/{rel_page}")
-        except PageError:
-            continue  # reported with its line when that page is built
-        target = files.get_file_from_path(posixpath.join(lang_dir, rel_page)) if files is not None else None
-        for e in embeds:
+    for chapter in course.chapters:
+        target = files.get_file_from_path(posixpath.join(lang_dir, chapter.page)) if files is not None else None
+        for e in course.page(chapter.page).embeds:
             name = e.rel.split("/", 1)[0]
             if name not in found:
-                link = posixpath.relpath(rel_page, posixpath.dirname(here) or ".")
-                found[name] = ChapterTimes(name, title or rel_page, link)
+                link = posixpath.relpath(chapter.page, posixpath.dirname(here) or ".")
+                found[name] = ChapterTimes(name, chapter.title, link)
             if e.rel not in hrefs:
                 hrefs[e.rel] = (get_relative_url(target.url, page.file.url) + "#" + e.anchor) if target else ""
-    for path in discover_examples(project.examples_dir):  # any example no page embeds (the tests forbid one)
-        rel = discovered_id(path)
-        found.setdefault(path.parent.name, ChapterTimes(path.parent.name, path.parent.name, ""))
-        hrefs.setdefault(rel, "")
-    for rel, href in hrefs.items():
+    for rel in course.examples:  # after those the chapters embed, any example no page embeds (the tests forbid one)
+        folder = rel.split("/", 1)[0]
+        found.setdefault(folder, ChapterTimes(folder, folder, ""))
+        href = hrefs.get(rel, "")
         try:
             example = examples.example(rel)
             fresh = examples.freshness(example)
@@ -98,8 +77,9 @@ def chapters(config, files, page, lang: str, project: Project, examples: Embeds)
             continue  # not published: Embeds.example_files logs it
         except StoreError as exc:
             raise PluginError(terminal_text(f"docs/{page.file.src_uri}: {exc}")) from None
-        row = examples.keep(rel, ("row", lang, href), functools.partial(example_row, example, fresh, lang, href))
-        found[rel.split("/", 1)[0]].rows.append(row)
+        row = examples.keep(rel, ("row", course.lang, href),
+                            functools.partial(example_row, example, fresh, course.lang, href))
+        found[folder].rows.append(row)
     return list(found.values())
 
 
@@ -116,28 +96,18 @@ class TimesPage:
         self.redo = False
         self.templates = PACKAGE  # the site's HTML templates (``templating.Templates``), set by each build
 
-    def fill_page(self, markdown: str, page, config, files, lang: str) -> str:
-        """``markdown`` with each marker line (outside fenced code blocks) replaced by the times tables; a
-        page that gets them is marked to load the sorting scripts (``page.meta["pn_sortable"]``)."""
-        if MARKER not in markdown:
-            return markdown
-        lines, fence, tables = markdown.split("\n"), "", None
-        for i, line in enumerate(lines):
-            if m := _FENCE_RE.match(line):
-                mark = m.group(1)
-                if not fence:
-                    fence = mark
-                elif mark[0] == fence[0] and len(mark) >= len(fence):
-                    fence = ""
-            elif not fence and line.strip() == MARKER:
-                if tables is None:
-                    self.filled_with = _outline(self.project.docs_dir)
-                    tables = times_markdown(chapters(config, files, page, lang, self.project, self.embeds), lang,
-                                            self.templates)
-                lines[i] = "\n" + tables
-        if tables is not None:
+    def fill_page(self, markdown: str, page, files, course: Course) -> str:
+        """``markdown`` with each marker line (outside fenced code blocks: ``markers``) replaced by the times
+        tables of ``course``; a page that gets them is marked to load the sorting scripts
+        (``page.meta["pn_sortable"]``)."""
+        def tables() -> str:
+            self.filled_with = _outline(self.project.docs_dir)
+            return "\n" + times_markdown(chapters(course, files, page, self.embeds), course.lang, self.templates)
+
+        markdown, filled = replace_marker_lines(markdown, MARKER, tables)
+        if filled:
             page.meta["pn_sortable"] = True
-        return "\n".join(lines)
+        return markdown
 
     def rebuild_when_served(self, files, serve) -> None:
         """Under ``make serve`` (``serve``: ``incremental.Serve``): when this rebuild redoes a notebook (an

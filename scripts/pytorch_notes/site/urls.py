@@ -65,10 +65,11 @@ def absolute_page_url(config, lang: str, page: str) -> str:
 
 # --- the notebook view: one notebook per chapter page --------------------------------------------------
 # A chapter is a page that embeds examples (``autograd.md``); its slug names its notebook
-# (``autograd``, ``a-b`` for ``a/b.md``, as ``chapters.Chapter.slug``).
+# (``autograd``, ``a-b`` for ``a/b.md``): the one owner, ``course.Chapter.slug`` asks it.
 
 
 def chapter_slug(page: str) -> str:
+    """The slug of chapter page ``page``: ``autograd`` for ``autograd.md``, ``a-b`` for ``a/b.md``."""
     return page[: -len(".md")].replace("/", "-")
 
 

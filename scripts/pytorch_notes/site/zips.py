@@ -18,7 +18,7 @@ import zipfile
 from pytorch_notes.render.strings import STRINGS
 from pytorch_notes.site.cache import Store
 from pytorch_notes.site.cache import digest as cache_digest
-from pytorch_notes.site.chapters import PREFIX, Chapter
+from pytorch_notes.site.course import PREFIX, Chapter
 
 DATE_TIME = (1980, 1, 1, 0, 0, 0)  # every member's time stamp: the earliest a zip holds
 COMPRESS_LEVEL = 6

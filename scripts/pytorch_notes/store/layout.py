@@ -120,6 +120,20 @@ def legacy_paths(rel: str, examples_dir: Path = EXAMPLES_DIR) -> tuple[Path, Pat
     return stem.with_name(stem.name + RECORD_SUFFIX), stem.with_name(stem.name + FAILURE_SUFFIX)
 
 
+def example_of(rel: str) -> str:
+    """The example a file of the examples folder belongs to, from its path relative to that folder
+    (``/``-separated): a record or failure marker, ``_outputs/ch/name/cpu.json`` (format 1:
+    ``_outputs/ch/name.json``) -> ``ch/name.py``; any other path (the example itself, ``ch/name.py``) as it is."""
+    parts = rel.split("/")
+    if parts[0] != STORE_DIRNAME or not rel.endswith(RECORD_SUFFIX):
+        return rel
+    if len(parts) == 4:
+        return f"{parts[1]}/{parts[2]}.py"
+    if len(parts) == 3:
+        return f"{parts[1]}/{parts[2].removesuffix(FAILURE_SUFFIX).removesuffix(RECORD_SUFFIX)}.py"
+    return rel
+
+
 @dataclass(frozen=True)
 class StoredFile:
     """One file in the store: which example (``rel``) and device ``kind`` it is for, and whether it is a

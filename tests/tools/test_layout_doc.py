@@ -54,3 +54,40 @@ def test_every_test_file_is_in_the_tests_table(lang):
     unplaced = sorted(files - named)
     assert not unplaced, f"CONTRIBUTING ({lang}) does not place these test files in a stage: {unplaced}"
     assert not named - files, f"CONTRIBUTING ({lang}) names test files that do not exist: {sorted(named - files)}"
+
+
+NOT_STAGES = {"fixtures", "vendor", "__pycache__"}  # folders of tests/ that hold no test files of their own
+
+
+def _folders(lang: str) -> dict[str, str]:
+    """``{test file name: its row's folder}`` from the tests table: a row names its folder in its stage
+    cell (``| parse (`tests/parse/`) | `test_examplefile.py` ... |``)."""
+    placed = {}
+    for line in _table(_halves()[lang], TABLES[lang][1]).splitlines()[2:]:
+        stage, files = line.split("|")[1:3]
+        folder = re.fullmatch(r".*\(`tests/(\w+)/`\)", stage.strip())
+        assert folder, f"CONTRIBUTING ({lang}): the tests table's row {stage.strip()!r} names no tests/<folder>/"
+        for name in re.findall(r"test_\w+\.py", files):
+            placed.setdefault(name, folder[1])  # a browser test named again in its stage's row keeps the first
+    return placed
+
+
+@pytest.mark.parametrize("lang", TABLES)
+def test_every_test_file_sits_in_its_stage_folder(lang):
+    """The tests mirror the stages (issue 43, item 5): no test file at the top of ``tests/``, none in a
+    folder that names no stage, each in the folder of the row that names it; pytest's ``pythonpath``
+    (pyproject.toml) lists each stage folder, so that a test may import another's helper by its name."""
+    tests = ROOT / "tests"
+    placed = _folders(lang)
+    folders = set(placed.values())
+    top = sorted(p.name for p in tests.glob("test_*.py"))
+    assert not top, f"test files at the top of tests/, not in a stage folder: {top}"
+    strays = sorted(p.name for p in tests.iterdir() if p.is_dir() and p.name not in folders | NOT_STAGES)
+    assert not strays, f"folders of tests/ that name no stage of CONTRIBUTING's tests table ({lang}): {strays}"
+    misplaced = sorted(f"{p.relative_to(tests)} (its row: tests/{placed[p.name]}/)"
+                       for folder in folders for p in (tests / folder).rglob("test_*.py")
+                       if p.name in placed and p.parent != tests / placed[p.name])
+    assert not misplaced, f"test files outside their stage's folder: {misplaced}"
+    pythonpath = re.search(r"pythonpath = \[([^\]]*)\]", (ROOT / "pyproject.toml").read_text(encoding="utf-8"))[1]
+    assert {f"tests/{f}" for f in folders} <= set(re.findall(r'"([^"]+)"', pythonpath)), \
+        "pyproject.toml's pythonpath leaves out a stage folder of tests/"

@@ -91,14 +91,14 @@ def test_with_the_check_switched_off_cells_still_split_where_python_splits(write
 def test_later_stages_get_the_checked_text_never_the_file_read_again(write_example, examples_dir):
     """The ``.py`` download is ``Example.text``: a file changed after the build parsed it (here with a bidi
     override) is not read again behind the check."""
-    from pytorch_notes.site.embed import Embeds
+    from pytorch_notes.site.exampleindex import ExampleIndex
 
     path = write_example("ch/a.py", "# %%\nx = 1\n")
-    embeds = Embeds(examples_dir)
-    embeds.new_build()
-    assert embeds.example("ch/a.py").text == "# %%\nx = 1\n", "parsed (and checked) first, as every embed is"
+    examples = ExampleIndex(examples_dir)
+    examples.new_build()
+    assert examples.example("ch/a.py").text == "# %%\nx = 1\n", "parsed (and checked) first, as every embed is"
     path.write_text("# %%\nx = 1  # \u202e\n", encoding="utf-8")
-    assert embeds.source("ch/a.py") == "# %%\nx = 1\n"
+    assert examples.source("ch/a.py") == "# %%\nx = 1\n"
 
 
 # --- outputs ---------------------------------------------------------------------------------------------------

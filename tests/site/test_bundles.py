@@ -26,7 +26,7 @@ from pytorch_notes.settings import LANGUAGES
 from pytorch_notes.site import bundles, zips
 from pytorch_notes.site.cache import Store
 from pytorch_notes.site.course import PREFIX, Chapter, make_course, nav_pages
-from pytorch_notes.site.embed import py_url
+from pytorch_notes.site.urls import py_url
 
 MEMBERS = {"b/z.py": b"print('z')\n", "a.txt": "说明\n".encode(), "b/a.ipynb": b'{"cells": []}\n'}
 

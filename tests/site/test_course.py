@@ -15,9 +15,11 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import get_navigation
 from pytorch_notes.parse import parse_example
 from pytorch_notes.site import course as course_mod
-from pytorch_notes.site import coursemap, embed, nav, notebooks, times
+from pytorch_notes.site import coursemap, nav, notebooks, times
 from pytorch_notes.site.bundles import Bundles
 from pytorch_notes.site.cache import Store
+from pytorch_notes.site.downloads import Downloads
+from pytorch_notes.site.exampleindex import ExampleIndex
 from pytorch_notes.site.markers import replace_marker_lines
 from pytorch_notes.site.project import Project
 from test_store import fake_record, put
@@ -81,23 +83,21 @@ def test_notebooks_zips_times_course_map_and_nav_list_the_course_they_are_given(
     other = dataclasses.replace(nav_order, chapters=(a, b), examples=tuple(reversed(nav_order.examples)),
                                 sections=tuple(reversed(nav_order.sections)))
     courses.made["zh"] = other
-    embeds = embed.Embeds(project.examples_dir)
-    embeds.new_build()
+    examples = ExampleIndex(project.examples_dir)
+    examples.new_build()
 
-    site = notebooks.NotebookSite(embeds, project, Store(tmp_path / "cache"), courses)
+    site = notebooks.NotebookSite(examples, project, Store(tmp_path / "cache"), courses)
     site.write_all(config)
-    assert [c.page for *_, c in site.written["zh"] if c is not None] == ["a.md", "b.md"]
+    assert [f.chapter.page for f in site.written["zh"] if f.chapter] == ["a.md", "b.md"]
 
     files = Files([])
     site.add_files(files, config, "zh")
-    embeds.example_files(files, config, "zh")
-    site.stamp_py_downloads(files, config, "zh")
     bundles = Bundles()
-    bundles.add_bundles(files, config, other)
+    Downloads(examples, bundles).add(files, config, other, site.downloads("zh"))
     assert list(bundles.links["zh"]) == ["a.md", "b.md"]
 
     page = SimpleNamespace(file=SimpleNamespace(src_uri="zh/times.md", url="times/"), meta={})
-    assert [c.name for c in times.chapters(other, None, page, embeds)] == ["ch1", "ch2"]
+    assert [c.name for c in times.chapters(other, None, page, examples)] == ["ch1", "ch2"]
     shown = coursemap.course_map(other)
     assert shown.index("### 关于") < shown.index("### 基础"), shown
 

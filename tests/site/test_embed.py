@@ -87,26 +87,27 @@ def test_a_page_outline_is_read_again_when_the_page_changes(tmp_path):
 
 
 def test_the_store_is_read_once_per_example_in_a_build_and_every_time_outside_one(monkeypatch):
-    from pytorch_notes.site import embed
+    from pytorch_notes.site import exampleindex
 
     reads = []
-    monkeypatch.setattr(embed, "freshness", lambda example, examples_dir: reads.append(example.rel) or object())
+    monkeypatch.setattr(exampleindex, "freshness", lambda example, examples_dir: reads.append(example.rel) or object())
     example = SimpleNamespace(rel="tensors/create.py", key="k1")
-    embeds = embed.Embeds(ROOT / "examples")
-    embeds.freshness(example), embeds.freshness(example)
+    examples = exampleindex.ExampleIndex(ROOT / "examples")
+    examples.freshness(example), examples.freshness(example)
     assert len(reads) == 2  # no build: a capture may write between two calls
-    embeds.new_build()
-    first = embeds.freshness(example)
-    assert embeds.freshness(example) is first and len(reads) == 3
-    assert embeds.freshness(SimpleNamespace(rel="tensors/create.py", key="k2")) is not first  # edited
-    assert embed.Embeds(ROOT / "examples").freshness(example) is not first  # another plugin's builds: their own state
-    embeds.end_build()
-    embeds.freshness(example)
+    examples.new_build()
+    first = examples.freshness(example)
+    assert examples.freshness(example) is first and len(reads) == 3
+    assert examples.freshness(SimpleNamespace(rel="tensors/create.py", key="k2")) is not first  # edited
+    other = exampleindex.ExampleIndex(ROOT / "examples")
+    assert other.freshness(example) is not first  # another plugin's builds: their own state
+    examples.end_build()
+    examples.freshness(example)
     assert len(reads) == 6
-    embeds.new_build({"autograd/backward.py"})  # make serve: another example changed, this one is kept
-    assert embeds.freshness(example) is first and len(reads) == 6
-    embeds.new_build({"tensors/create.py"})  # its file or a record changed: read again
-    assert embeds.freshness(example) is not first and len(reads) == 7
+    examples.new_build({"autograd/backward.py"})  # make serve: another example changed, this one is kept
+    assert examples.freshness(example) is first and len(reads) == 6
+    examples.new_build({"tensors/create.py"})  # its file or a record changed: read again
+    assert examples.freshness(example) is not first and len(reads) == 7
 
 
 def test_an_embed_is_keyed_by_what_its_rendering_reads_and_rendered_only_when_converted(

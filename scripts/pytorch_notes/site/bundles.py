@@ -1,10 +1,10 @@
 """"Download all": one zip of a chapter's examples per chapter and language, and one of the whole course
 per language, generated at build time from the bytes of the site's own per-example downloads.
 
-* A chapter is a hand-written page that embeds examples (``pages.page_outline``); its zip holds, for each
-  example it embeds (in page order, once each), the ``.py`` download of the page's language (the
-  ``File`` that ``NotebookSite.stamp_py_downloads`` stamped, byte for byte) and the example's ``.ipynb``
-  download (``notebooks/<chapter>/<name>.ipynb``, a file ``notebooks.NotebookSite`` generated), under one
+* A chapter is a hand-written page that embeds examples (``course.Course.chapters``); its zip holds, for
+  each example it embeds (in page order, once each), the ``.py`` download of the page's language (the text
+  ``downloads.Downloads`` serves, byte for byte) and the example's ``.ipynb`` download
+  (``notebooks/<chapter>/<name>.ipynb``, a file ``notebooks.NotebookSite`` generated), under one
   folder named after the chapter, ``pytorch-notes-<chapter>/``, with a ``README.txt`` in the page's language: what is
   inside, the chapter's address when ``site_url`` is set, how to run it. Site path:
   ``downloads/pytorch-notes-<chapter>.zip`` (``<lang>/downloads/…`` for a language other than the
@@ -22,8 +22,8 @@ to the page, so they work under ``make serve``, on the deployed site and in the 
 ``docs/*.md`` are not edited.
 
 The same inputs give the same bytes, kept in memory and on disk (``zips``), so ``make serve``
-(``sitedir.keep_unchanged_generated_files``) does not rewrite an unchanged zip. Which pages are chapters:
-``course.Course.chapters``.
+(``sitedir.keep_unchanged_generated_files``) does not rewrite an unchanged zip. This module says what the
+zips hold; ``downloads`` puts them in the site with the other downloads.
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
-from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
 from pytorch_notes.filememo import stat_key
@@ -40,8 +39,7 @@ from pytorch_notes.parse import cell_options
 from pytorch_notes.render.strings import STRINGS, plural
 from pytorch_notes.render.templating import PACKAGE
 from pytorch_notes.site.course import PREFIX, Chapter, Course
-from pytorch_notes.site.embed import py_url
-from pytorch_notes.site.urls import absolute_page_url, example_ipynb_url, lang_root, src_language
+from pytorch_notes.site.urls import absolute_page_url, lang_root, src_language
 from pytorch_notes.site.zips import ZipCache, chapter_readme, course_readme, digest
 
 
@@ -56,7 +54,7 @@ def course_url(lang: str) -> str:
     return lang_root(lang) + f"downloads/{PREFIX}.zip"
 
 
-# --- MkDocs: the zips as files, the links on the pages ------------------------------------------------
+# --- the zips' contents, the links on the pages -------------------------------------------------------
 
 class Bundles:
     """The zips of the plugin's builds and the chapters that have one (``links``: lang -> chapter page ->
@@ -65,19 +63,22 @@ class Bundles:
     def __init__(self, zips: ZipCache | None = None) -> None:
         self.zips = ZipCache() if zips is None else zips
         self.links: dict[str, dict[str, Chapter]] = {}
-        self.members: dict[str, tuple] = {}  # site path of a .py download -> what ``_members`` found
+        self.members: dict[tuple[str, str], tuple] = {}  # (lang, example) -> what ``_members`` found
         self.templates = PACKAGE  # the site's HTML templates (``templating.Templates``), set by each build
 
-    def add_bundles(self, files, config, course: Course) -> None:
-        """``on_files``, after ``NotebookSite.stamp_py_downloads``: add the zips of the chapters of ``course``
-        (the build's ``course.Course`` of the language being built) to the site.
+    def archives(self, config, course: Course, texts: dict[str, str],
+                 notebooks: dict[str, Path]) -> list[tuple[str, bytes]]:
+        """The zips of the chapters of ``course`` (the build's ``course.Course`` of the language being built)
+        and of the whole course, as (site path, bytes), from the ``.py`` downloads the site serves in that
+        language (``texts``: example -> its text) and the examples' ``.ipynb`` downloads (``notebooks``:
+        example -> its file); the chapters that have one become ``links``. ``downloads.Downloads`` puts
+        them in the site.
 
-        A chapter's example whose ``.py`` download is not in the site (refused by ``Embeds.example_files``,
-        which logged why) is left out of the zips; one without a notebook (never captured) gives its ``.py``
-        only, as on the page.
+        A chapter's example without a ``.py`` download (refused, ``Downloads`` logged why) is left out of the
+        zips; one without a notebook (never captured) gives its ``.py`` only, as on the page.
         """
         lang = course.lang
-        by_src = {f.src_uri: f for f in files}  # not get_file_from_path: i18n's walks the paths on each call
+        out: list[tuple[str, bytes]] = []
         contents: dict[str, bytes] = {}  # <chapter>/<name>.py or .ipynb -> the bytes the site serves
         digests: dict[str, str] = {}  # and their sha256
         per_chapter: list[tuple[Chapter, dict[str, str]]] = []  # chapter, name in its folder -> key of contents
@@ -86,13 +87,12 @@ class Bundles:
             names: dict[str, str] = {}
             kept = []
             for rel in chapter.examples:
-                py = by_src.get(py_url(lang, rel))
-                if py is None:
+                if rel not in texts:
                     continue
                 kept.append(rel)
                 name, stem = rel.rsplit("/", 1)[-1], rel[: -len(".py")]
-                notebook = by_src.get(lang_root(lang) + example_ipynb_url(rel))  # the example's .ipynb download
-                raises, members = self._members(py, notebook.abs_src_path if notebook is not None else None, rel)
+                notebook = notebooks.get(rel)  # the example's .ipynb download
+                raises, members = self._members(lang, rel, texts[rel], str(notebook) if notebook else None)
                 if raises:  # a cell meant to raise, which the README explains
                     raises_in.add(chapter.page)
                 contents[rel], digests[rel] = members[0]
@@ -117,34 +117,33 @@ class Bundles:
                 member_digests[f"{chapter.folder}/{name}"] = digests[key]
                 course[f"{PREFIX}/{chapter.slug}/{name}"] = contents[key]
                 course_digests[f"{PREFIX}/{chapter.slug}/{name}"] = digests[key]
-            files.append(File.generated(config, chapter_url(lang, chapter),
-                                        content=self.zips.zip(members, member_digests)))
+            out.append((chapter_url(lang, chapter), self.zips.zip(members, member_digests)))
             self.links[lang][chapter.page] = chapter
         if per_chapter:
             kept = [c for c, _ in per_chapter]
             home = absolute_page_url(config, lang, "index.md")
             course[f"{PREFIX}/README.txt"] = course_readme(lang, site_name, kept, home, bool(raises_in)).encode("utf-8")
-            files.append(File.generated(config, course_url(lang), content=self.zips.zip(course, course_digests)))
+            out.append((course_url(lang), self.zips.zip(course, course_digests)))
         # the memory keeps the zips of the last few builds (each language, chapters and course)
         self.zips.keep(4 * (sum(len(v) for v in self.links.values()) + len(self.links)))
+        return out
 
-    def _members(self, py, ipynb: str | None, rel: str) -> tuple[bool, list[tuple[bytes, str]]]:
-        """Whether the ``.py`` download ``py`` (a ``File``) has a cell meant to raise (it keeps the markers as
-        written), and the (bytes, sha256) of it and of the notebook file ``ipynb`` (none when unreadable);
-        kept while the download's text is the same object (``NotebookSite._py_download`` keeps it) and the
-        notebook's stat is the same (``filememo.stat_key``)."""
-        text = py.content_string if py.abs_src_path is None else None  # the stamped download's own text
+    def _members(self, lang: str, rel: str, text: str, ipynb: str | None) -> tuple[bool, list[tuple[bytes, str]]]:
+        """Whether the ``.py`` download ``text`` of example ``rel`` in ``lang`` has a cell meant to raise (it
+        keeps the markers as written), and the (bytes, sha256) of it and of the notebook file ``ipynb`` (none
+        when unreadable); kept while the download's text is the same object (``downloads.Downloads`` keeps
+        it) and the notebook's stat is the same (``filememo.stat_key``)."""
         stamp = (ipynb, stat_key(ipynb) if ipynb else None)
-        found = self.members.get(py.src_uri)
-        if found is None or text is None or found[0] is not text or found[1] != stamp:
-            data = py.content_bytes
+        found = self.members.get((lang, rel))
+        if found is None or found[0] is not text or found[1] != stamp:
+            data = text.encode("utf-8")
             members = [(data, digest(data))]
             if ipynb:
                 with contextlib.suppress(OSError):
                     notebook = Path(ipynb).read_bytes()
                     members.append((notebook, digest(notebook)))
             raises = any("raises" in options for _, options in cell_options(data.decode("utf-8"), rel))
-            found = self.members[py.src_uri] = (text, stamp, raises, members)
+            found = self.members[(lang, rel)] = (text, stamp, raises, members)
         return found[2], found[3]
 
     def chapter_link(self, page, config, lang: str) -> str:

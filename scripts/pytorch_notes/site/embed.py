@@ -5,8 +5,9 @@ from the store (never executed).
 rendering; ``EmbedExtension``, a Markdown extension added in ``on_config``, renders them and puts them in
 place while the page's Markdown is converted, with their HTML in the stash. A page whose conversion the
 Markdown cache holds (``mdcache``, keyed by those keys) is not converted, so its examples are not
-rendered. Both share the plugin's ``Embeds``: the page being built and, for one build, each example's
-state in the store.
+rendered. Both share the plugin's ``Embeds``, the page being built; the examples and their records come
+from the build's ``exampleindex.ExampleIndex``, and the downloads an example block links to are made by
+``downloads``.
 """
 
 from __future__ import annotations
@@ -15,41 +16,31 @@ import functools
 import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 
 from markdown.extensions import Extension
 from markdown.preprocessors import Preprocessor
 from mkdocs.exceptions import PluginError
-from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from pytorch_notes.filememo import stat_key
 from pytorch_notes.pages import PageError, find_embeds, prose_lines
-from pytorch_notes.parse import ExampleError, discover_examples, discovered_id, parse_example, resolve_example
-from pytorch_notes.render.html import Links, figure_assets, render_example
+from pytorch_notes.parse import ExampleError, resolve_example
+from pytorch_notes.render.html import Links, render_example
 from pytorch_notes.render.templating import PACKAGE
-from pytorch_notes.settings import LANGUAGES
 from pytorch_notes.site.cache import digest
 from pytorch_notes.site.common import log
+from pytorch_notes.site.exampleindex import ExampleIndex
 from pytorch_notes.site.urls import (
     chapter_notebook_url,
     example_ipynb_url,
     lang_root,
     new_issue_url,
     notebook_services,
+    py_url,
     section_headings,
     src_language,
 )
-from pytorch_notes.store.layout import failure_path, record_path
-from pytorch_notes.store.model import DEVICE_KINDS
-from pytorch_notes.store.records import StoreError, freshness
+from pytorch_notes.store.records import StoreError
 from pytorch_notes.store.untrusted import terminal_text
-
-
-def py_url(lang: str, rel: str) -> str:
-    """Site path of the ``.py`` download of example ``rel`` in ``lang`` (its comments in that language):
-    ``examples/<rel>`` for the default language, ``<lang>/examples/<rel>`` for the others."""
-    return lang_root(lang) + f"examples/{rel}"
 
 
 @dataclass
@@ -70,79 +61,14 @@ class _PageEmbeds:
 
 
 class Embeds:
-    """The embeds of the plugin's builds of the examples in ``examples_dir`` (the checkout's, ``project``):
-    the page being built (MkDocs renders one page at a time: ``on_page_markdown``, then its Markdown) and,
-    from ``new_build`` on, what the build reads of each example (``known``, read once): its parse, its
-    state in the store, its source, its figures."""
+    """The page the plugin's builds are embedding examples into (MkDocs renders one page at a time:
+    ``on_page_markdown``, then its Markdown): its embeds, keyed and rendered from ``examples`` (the build's
+    ``exampleindex.ExampleIndex``)."""
 
-    def __init__(self, examples_dir: Path) -> None:
-        self.examples_dir = examples_dir
+    def __init__(self, examples: ExampleIndex) -> None:
+        self.examples = examples
         self.current: _PageEmbeds | None = None
-        self.building = False
-        self.known: dict[str, dict] = {}  # example id -> what -> value (``keep``)
-        self.reported: set[str] = set()  # the refused examples ``example_files`` logged in this build
         self.templates = PACKAGE  # the site's HTML templates (``templating.Templates``), set by each build
-
-    def new_build(self, changed: set[str] | None = None) -> None:
-        """A build starts (outer ``on_config``): read the examples and the store again (a capture may have
-        written since the last build). Under ``make serve`` (``changed``: the examples whose file or store
-        files changed since the last build, ``incremental.Plan.examples``) only those are read again."""
-        if changed is None:
-            self.known.clear()
-        for rel in changed or ():
-            self.known.pop(rel, None)
-        self.reported.clear()
-        self.building = True
-
-    def end_build(self) -> None:
-        """The build is over (outer ``on_post_build``, ``on_build_error``): outside a build every call
-        reads the examples and the store."""
-        self.building = False
-
-    def keep(self, rel: str, what, make):
-        """``make()``, a value of example ``rel``'s file and records only, kept under ``what`` from its first
-        call in a build until they change (``new_build``); outside a build, made every time. Errors are not kept."""
-        if not self.building:
-            return make()
-        slot = self.known.setdefault(rel, {})
-        if what not in slot:
-            slot[what] = make()
-        return slot[what]
-
-    def example(self, rel: str):
-        """``parse_example`` of example ``rel``, once per build. Raises what it raises."""
-        return self.keep(rel, "example", lambda: parse_example(resolve_example(rel, self.examples_dir),
-                                                                 self.examples_dir))
-
-    def source(self, rel: str) -> str:
-        """The text of example ``rel`` as ``parse`` checked it (``Example.text``), never the file read again.
-        Raises ExampleError, OSError."""
-        return self.example(rel).text
-
-    def freshness(self, example):
-        """``records.freshness(example)``, read once per build and ``example.key``: the build asks for each
-        example several times (its embeds and notebooks in both languages, its downloads and figures), and
-        each call reads the example's store files. Raises what ``freshness`` raises; an error is not kept."""
-        return self.keep(example.rel, ("fresh", example.key), lambda: freshness(example, self.examples_dir))
-
-    def figures(self, record) -> dict:
-        """``figure_assets(record)`` (their PNG bytes decoded), once per build and record."""
-        if record is None:
-            return {}
-        found = self.keep(record.example, ("figures", record.device_kind), lambda: (record, figure_assets(record)))
-        return found[1] if found[0] is record else figure_assets(record)
-
-    def shown_example(self, rel: str):
-        """(the example as it is now, the record a page shows for it: ``Freshness.record``), each None when
-        it cannot be read (on_page_markdown stops the build naming the page and line)."""
-        try:
-            example = self.example(rel)
-        except (ExampleError, OSError):
-            return None, None
-        try:
-            return example, self.freshness(example).record
-        except (StoreError, OSError):
-            return example, None
 
     def prepare(self, markdown: str, page, config, lang: str, page_name: str) -> None:
         """Check every embed of a page and key its rendering from the store, for ``EmbedPreprocessor``.
@@ -164,46 +90,13 @@ class Embeds:
         embed ``prepare`` left (``mdcache`` keys a conversion by them)."""
         return (None, {}) if self.current is None else (self.current.page_name, dict(self.current.keys))
 
-    def store_state(self, rel: str) -> list:
-        """The stat keys of example ``rel``'s store files (record and failure marker of every device kind):
-        what its ``freshness`` reads besides the example itself."""
-        return [stat_key(path(rel, kind, self.examples_dir)) for kind in DEVICE_KINDS
-                for path in (record_path, failure_path)]
-
-    def example_files(self, files, config, lang: str = LANGUAGES[0]) -> None:
-        """Add each example's ``.py`` download of ``lang`` (``py_url``; ``NotebookSite.stamp_py_downloads``
-        puts its comments in that language) and the figures of all its records (at the site's root,
-        shared by both languages) to the site.
-
-        Only an example that ``parse_example`` accepts is published: a plain UTF-8 file inside examples/,
-        never a symbolic link (whose target could be any file of the building machine), a folder or a
-        malformed script. Each refused one is logged as an error, ``file:line: why``, once per build, so
-        that ``mkdocs build --strict`` fails naming it (an embed of it also stops the build, in ``prepare``).
-        """
-        for path in discover_examples(self.examples_dir):
-            try:
-                example = self.example(discovered_id(path))
-            except ExampleError as exc:
-                if str(exc) not in self.reported:
-                    self.reported.add(str(exc))
-                    log.error(terminal_text(f"{exc} (not published)"))
-                continue
-            files.append(File.generated(config, py_url(lang, example.rel), abs_src_path=str(example.path)))
-            try:
-                devices = self.freshness(example).devices.values()
-            except StoreError:
-                continue  # reported with page and line by on_page_markdown
-            for dev in devices:
-                for asset in self.figures(dev.record).values():
-                    files.append(File.generated(config, asset.path, content=asset.data))
-
 
 def _render(current: _PageEmbeds, embeds, page, config, lang: str, owner: Embeds) -> None:
     """Key a page's ``embeds`` in ``current``, each by what its rendering reads (the example's bytes, the
     stat of its store files, the language, its anchor and links, the override folder and the templates it
     holds; the rendering code and the templates' text, in the theme's overrides, are in every key of the
     cache: ``cache.Environment``), and leave their rendering for when the page is converted (``Embeds.prepare`` of
-    ``owner``: its examples and their freshness)."""
+    ``owner``, which reads its examples and their freshness in ``owner.examples``)."""
     page_name = current.page_name
     page_url = page.file.url
 
@@ -212,14 +105,15 @@ def _render(current: _PageEmbeds, embeds, page, config, lang: str, owner: Embeds
 
     chapter = src_language(page.file.src_uri)[1]  # the page, under docs/<lang>/
     anchors = section_headings(tuple(dict.fromkeys(e.rel for e in embeds)))  # the sections of its notebook
+    examples = owner.examples
     for e in embeds:
-        path = resolve_example(e.rel, owner.examples_dir)
+        path = resolve_example(e.rel, examples.examples_dir)
         if not os.path.lexists(path):  # a link, a folder, ...: refused by parse_example below, naming it
             raise PluginError(f"{page_name}:{e.line}: example {e.rel!r} not found "
                               f"(expected the file examples/{e.rel})")
         try:
-            example = owner.example(e.rel)
-            fresh = owner.freshness(example)
+            example = examples.example(e.rel)
+            fresh = examples.freshness(example)
         except (ExampleError, StoreError) as exc:
             raise PluginError(terminal_text(f"{page_name}:{e.line}: {exc}")) from None
         if fresh.state != "fresh":
@@ -237,7 +131,7 @@ def _render(current: _PageEmbeds, embeds, page, config, lang: str, owner: Embeds
                                           lang, e.rel))
         tpl = owner.templates
         current.keys[(e.rel, e.occurrence)] = digest([lang, e.anchor, page_url, asdict(links), example.sha256,
-                                                      owner.store_state(e.rel), str(tpl.overrides), tpl.overridden])
+                                                      examples.store_state(e.rel), str(tpl.overrides), tpl.overridden])
         current.todo[(e.rel, e.occurrence)] = functools.partial(_markdown, example, fresh, lang, url_for, links,
                                                                 e.anchor, tpl)
 

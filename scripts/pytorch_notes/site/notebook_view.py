@@ -33,9 +33,9 @@ def name_pages(pages) -> None:
             page.title = page.file.chapter.title
 
 
-def prepare_page(html: str, page, config, tokens: notebook_styles.TokenStyles, embeds) -> str:
+def prepare_page(html: str, page, config, tokens: notebook_styles.TokenStyles, examples) -> str:
     """``on_page_content`` of a notebook page (other pages pass through); ``tokens``: the Pygments tokens
-    the stylesheet styles, ``embeds`` (``embed.Embeds``): the records the chapter page shows.
+    the stylesheet styles, ``examples`` (``exampleindex.ExampleIndex``): the records the chapter page shows.
 
     * its window title is the notebook's (``自动求导 · 笔记本``) and its template ``notebook.html``, which
       shows under the title the chapter notebook's ``.ipynb``, the chapter's zip and a link back to the
@@ -72,7 +72,7 @@ def prepare_page(html: str, page, config, tokens: notebook_styles.TokenStyles, e
     if absolute:
         html = html.replace(f'href="{absolute}"', f'href="{chapter_link}"')
     html = _slim_markup(tokens.slim_code(notebook_styles.split_styles(html)[0]))
-    return _link_figures(_title_anchor(html, page), chapter.examples, here, embeds, lang)
+    return _link_figures(_title_anchor(html, page), chapter.examples, here, examples, lang)
 
 
 def _title_anchor(html: str, page) -> str:
@@ -103,16 +103,16 @@ def _slim_markup(html: str) -> str:
     return html
 
 
-def _link_figures(html: str, examples, here: str, embeds, lang: str) -> str:
+def _link_figures(html: str, rels, here: str, examples, lang: str) -> str:
     """Replace each inlined PNG that is one of the chapter's figure files by a link to that file, and give
     every image the alt text of its figure on the chapter page of ``lang`` (a figure nbconvert got no file
     for, should there be one, the notebook's generic line rather than nbconvert's English placeholder)."""
     files: dict[str, tuple[str, str]] = {}
-    for rel in examples:
-        example, record = embeds.shown_example(rel)
+    for rel in rels:
+        example, record = examples.shown_example(rel)
         cells = {c.index: c for c in record.cells} if record is not None else {}
         shown = {c.index: c for c in example.cells} if example is not None else {}
-        for n, ((index, pos), asset) in enumerate(embeds.figures(record).items(), start=1):
+        for n, ((index, pos), asset) in enumerate(examples.figures(record).items(), start=1):
             out = cells[index].outputs[pos]
             alt = figure_alt(out, shown[index], lang, n, rel) if index in shown else ui(lang)["nb_figure"]
             files["".join(out.data.split())] = (asset.path, alt)

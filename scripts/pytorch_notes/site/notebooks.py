@@ -1,5 +1,5 @@
-"""The notebook view: one notebook page per chapter and language, and the notebook downloads; and the
-``.py`` downloads with their header.
+"""The notebook view: one notebook page per chapter and language, and the notebooks behind the ``.ipynb``
+downloads (which ``downloads`` puts in the site).
 
 A chapter (a page that embeds examples, ``course.Course.chapters``) gets, in each language, a notebook of all
 its captured examples in page order (``render.notebook.build_chapter_notebook``: a header cell, then per
@@ -7,7 +7,7 @@ example a section headed by its file name, anchor from ``urls.section_headings``
 renders as the page ``notebooks/<chapter>/``; the page is also downloadable as ``notebooks/<chapter>.ipynb``,
 and each example's own notebook as ``notebooks/<chapter>/<name>.ipynb``.
 
-Nothing is written into ``docs/``: the notebooks are MkDocs files made in ``on_files``
+Nothing is written into ``docs/``: the notebook pages are MkDocs files made in ``on_files``
 (``File.generated``). They are backed by files in the checkout's ``.cache/pytorch-notes/notebooks/``
 (``notebook_source``) rather than by content in memory because mkdocs-jupyter reads a notebook page from
 its ``abs_src_path`` (its ``should_include``, its converter and its cache key all take the path). A
@@ -30,12 +30,11 @@ from mkdocs.structure.files import File, InclusionLevel
 
 from pytorch_notes.atomic import write_atomic
 from pytorch_notes.filememo import stat_key
-from pytorch_notes.parse import ExampleError
-from pytorch_notes.render.notebook import build_chapter_notebook, build_notebook, dumps, py_download
+from pytorch_notes.render.notebook import build_chapter_notebook, build_notebook, dumps
 from pytorch_notes.settings import LANGUAGES
 from pytorch_notes.site.cache import Store
 from pytorch_notes.site.course import Chapter, Courses
-from pytorch_notes.site.embed import Embeds, py_url
+from pytorch_notes.site.exampleindex import ExampleIndex
 from pytorch_notes.site.later import placeholder_markdown
 from pytorch_notes.site.project import Project
 from pytorch_notes.site.urls import (
@@ -128,18 +127,29 @@ class _Index:
             self.changed = False
 
 
+@dataclass(frozen=True)
+class NotebookFile:
+    """A notebook file a build wrote for one language: its site path (``src``), the file (``path``, in the
+    build cache), and what it is: the notebook page of ``chapter``, the ``.ipynb`` download of one
+    ``example`` (its id), or, with neither, the ``.ipynb`` download of a chapter."""
+
+    src: str
+    path: Path
+    chapter: Chapter | None = None
+    example: str | None = None
+
+
 class NotebookSite:
     """The notebooks of one build (``on_files`` of each language) of the checkout ``project``, of the chapters
-    of the build's ``courses``, from the records ``embeds`` shows, kept in ``store``; and the ``.py``
-    downloads. Kept by the plugin (``plugin.py``)."""
+    of the build's ``courses``, from the records in ``examples`` (the build's ``exampleindex.ExampleIndex``),
+    kept in ``store``. Kept by the plugin (``plugin.py``)."""
 
-    def __init__(self, embeds: Embeds, project: Project, store: Store, courses: Courses) -> None:
-        self.embeds = embeds
+    def __init__(self, examples: ExampleIndex, project: Project, store: Store, courses: Courses) -> None:
+        self.examples = examples
         self.project = project
         self.store = store
         self.courses = courses
-        self.written: dict[str, list[tuple[str, Path, Chapter | None]]] = {}  # lang -> its notebook files
-        self.py_downloads: dict[tuple, tuple[object, str]] = {}  # ``_py_download``'s, kept across builds
+        self.written: dict[str, list[NotebookFile]] = {}  # lang -> its notebook files
 
     def new_build(self) -> None:
         self.written = {}
@@ -154,16 +164,16 @@ class NotebookSite:
             self.written[lang] = self._write(config, lang, index)
         index.save()
 
-    def _write(self, config, lang: str, index: _Index) -> list[tuple[str, Path, Chapter | None]]:
-        """Write ``lang``'s notebooks; returns (site path, file, chapter of a notebook page or None)."""
-        out: list[tuple[str, Path, Chapter | None]] = []
+    def _write(self, config, lang: str, index: _Index) -> list[NotebookFile]:
+        """Write ``lang``'s notebooks; returns them, in course order."""
+        out: list[NotebookFile] = []
         taken: set[str] = set()
         for chapter in self.courses.of(lang, config).chapters:
             url = absolute_page_url(config, lang, chapter.page)
             headings = section_headings(chapter.examples)
             sections = []
             for rel in chapter.examples:
-                example, record = self.embeds.shown_example(rel)
+                example, record = self.examples.shown_example(rel)
                 if example is None or record is None:
                     continue  # never captured: its embed says so, and it has no section
                 stored = record_path(rel, record.device_kind, self.project.examples_dir)
@@ -175,7 +185,7 @@ class NotebookSite:
                     if not index.current(target, inputs + [chapter.title, url]):
                         index.write(target, inputs + [chapter.title, url],
                                     dumps(build_notebook(record, lang, chapter.title, url, example)))
-                    out.append((src, target, None))
+                    out.append(NotebookFile(src, target, example=rel))
                     taken.add(src)
             if not sections:
                 continue
@@ -184,25 +194,27 @@ class NotebookSite:
             if not index.current(target, inputs):
                 index.write(target, inputs, dumps(build_chapter_notebook(
                     lang, chapter.title, url, [s[:3] for s in sections])))
-            out.append((lang_root(lang) + chapter_ipynb_url(chapter.page), target, None))
-            out.append((chapter_notebook_src(lang, chapter.page), target, chapter))
+            out.append(NotebookFile(lang_root(lang) + chapter_ipynb_url(chapter.page), target))
+            out.append(NotebookFile(chapter_notebook_src(lang, chapter.page), target, chapter))
         return out
 
     def add_files(self, files, config, lang: str, placeholders: set[str] | frozenset = frozenset()) -> None:
-        """``on_files``: add ``lang``'s chapter notebook pages and notebook downloads to ``files``; a page
-        whose notebook is in ``placeholders`` (``make serve``, its conversion still running: ``later``)
-        is served from its placeholder's Markdown instead."""
+        """``on_files``: add ``lang``'s chapter notebook pages to ``files`` (their downloads: ``downloads``);
+        a page whose notebook is in ``placeholders`` (``make serve``, its conversion still running:
+        ``later``) is served from its placeholder's Markdown instead."""
         self.write_all(config)
-        for src, target, chapter in self.written.get(lang, []):
-            if chapter is None:
-                files.append(File.generated(config, src, abs_src_path=str(target)))
-            else:
-                files.append(self._page(config, lang, chapter, src, target, str(target) in placeholders))
+        for f in self.written.get(lang, []):
+            if f.chapter is not None:
+                files.append(self._page(config, lang, f.chapter, f.src, f.path, str(f.path) in placeholders))
         self._pair_twins(files, lang)
+
+    def downloads(self, lang: str) -> list[NotebookFile]:
+        """The ``.ipynb`` downloads of ``lang`` this build wrote (chapters' and examples'), in course order."""
+        return [f for f in self.written.get(lang, []) if f.chapter is None]
 
     def sources(self) -> list[Path]:
         """The chapter notebooks of this build, every language (the files behind the pages)."""
-        return [target for written in self.written.values() for _, target, chapter in written if chapter]
+        return [f.path for written in self.written.values() for f in written if f.chapter]
 
     def _page(self, config, lang: str, chapter: Chapter, src: str, target: Path, later: bool = False) -> NotebookPage:
         if later:  # Markdown of its own: no abs_src_path, so mkdocs-jupyter leaves it to MkDocs
@@ -230,43 +242,4 @@ class NotebookSite:
             f.alternates = alternates
 
     def _has_notebook(self, lang: str, page: str) -> bool:
-        return any(chapter is not None and chapter.page == page for _, _, chapter in self.written.get(lang, []))
-
-    # --- the .py downloads
-
-    def stamp_py_downloads(self, files, config, lang: str) -> None:
-        """Make each example's ``.py`` download of ``lang`` (``embed.py_url``: ``examples/<chapter>/<name>.py``
-        in the site, ``<lang>/examples/…`` for a language other than the default) the example with its
-        comments in ``lang`` (``comments.localize``) under a comment header: where the outputs the site
-        shows were captured, and the chapter page of ``lang`` (absolute URL: the first chapter page, in
-        course order, that embeds it) that explains it. The file under ``examples/`` is not changed.
-
-        A download whose example ``parse_example`` refuses (a symbolic link, a folder, not UTF-8, ...)
-        is taken out of the site: its file is never copied (``Embeds.example_files`` logged why).
-        """
-        course = self.courses.of(lang, config)
-        prefix = py_url(lang, "")
-        for f in list(files):
-            src = f.src_uri
-            if not (src.startswith(prefix) and src.endswith(".py")) or src.startswith(prefix + "_"):
-                continue
-            rel = src[len(prefix):]
-            try:
-                source = self.embeds.source(rel)
-            except (ExampleError, OSError, ValueError):
-                files.remove(f)
-                continue
-            chapter = course.chapter_of(rel)
-            urls = [u for u in [absolute_page_url(config, lang, chapter.page) if chapter else ""] if u]
-            f.content_string = self._py_download(source, self.embeds.shown_example(rel)[1], urls, lang)
-
-    def _py_download(self, source: str, record, urls: list[str], lang: str) -> str:
-        """``render.notebook.py_download``, kept while its inputs are the same objects: every build (both
-        languages, every rebuild under ``make serve``) stamps all the downloads again."""
-        key = (source, id(record), tuple(urls), lang)
-        found = self.py_downloads.get(key)
-        if found is None or found[0] is not record:
-            if len(self.py_downloads) > 2048:
-                self.py_downloads.clear()
-            found = self.py_downloads[key] = (record, py_download(source, record, urls, lang))  # holds the record
-        return found[1]
+        return any(f.chapter is not None and f.chapter.page == page for f in self.written.get(lang, []))

@@ -12,12 +12,12 @@ the output store written by ``make capture``.
 * ``on_pre_build``, the first ``on_files``: the last build's files are set aside while MkDocs cleans the
   site, then put back to be written over (``sitedir``); of ``docs/``, only pages and assets are published
   (``published``).
-* ``on_files``: add each chapter's notebook page and the notebook downloads as generated files
-  (``notebooks``; nothing is written into ``docs/``), the notebooks missing from mkdocs-jupyter's cache
-  rendered ahead on every core (``prewarm``; under ``make serve`` by a worker kept from ``on_serve``) and
-  kept in its cache for every language
-  (``notebook_view``); the ``.py`` downloads and figures (``embed``), and the zips of each chapter and
-  of the course (``bundles``).
+* ``on_files``: add each chapter's notebook page as a generated file (``notebooks``; nothing is written
+  into ``docs/``), the notebooks missing from mkdocs-jupyter's cache rendered ahead on every core
+  (``prewarm``; under ``make serve`` by a worker kept from ``on_serve``) and kept in its cache for every
+  language (``notebook_view``); every download, each once with its final content (``downloads``): the
+  ``.ipynb`` notebooks, the ``.py`` of each example and its figures, the zips of each chapter and of the
+  course (their contents: ``bundles``). Each language's course, once per build: ``course``.
 * ``on_page_markdown``: replace each ``::: example`` line with the rendered example (``embed``) and add
   the translation-lag banner (``lag``) and the links to the zips (``bundles``); fill the computation-times
   page and link each chapter's verification line to its rows there (``times``).
@@ -36,9 +36,10 @@ the output store written by ``make capture``.
 
 State. What a build (or the builds of one process) keeps lives on the plugin's instance: objects made in
 ``__init__``, or in ``open_project`` for the checkout being built (its ``project.Project``: pages, examples,
-records, caches), and passed to the functions that need them (the page being built: ``embed.Embeds``;
-what ``make serve`` learnt: ``incremental.Serve``; the caches' in-memory parts). No module of ``site/``
-holds mutable build state or the paths of a checkout.
+records, caches), and passed to the functions that need them (the examples and records of a build:
+``exampleindex.ExampleIndex``; each language's course: ``course.Courses``; the page being built:
+``embed.Embeds``; what ``make serve`` learnt: ``incremental.Serve``; the caches' in-memory parts). No
+module of ``site/`` holds mutable build state or the paths of a checkout.
 
 Event order. MkDocs runs an event's handlers by priority (``event_priority``), those of equal priority in
 the order the plugins are listed. This plugin is listed first, but its handlers are meant to follow the
@@ -64,7 +65,9 @@ from pytorch_notes.site import (
     cache,
     course,
     coursemap,
+    downloads,
     embed,
+    exampleindex,
     fences,
     i18n,
     incremental,
@@ -128,11 +131,13 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         this instance across the rebuilds of one ``mkdocs serve``, which builds one checkout)."""
         self.project = project
         self.store = cache.Store.of(project)  # the one cache: pages, conversions, search entries, zips, ...
-        self.embeds = embed.Embeds(project.examples_dir)  # the page being built; each example's store state
+        self.examples = exampleindex.ExampleIndex(project.examples_dir)  # each example and its records, per build
+        self.embeds = embed.Embeds(self.examples)  # the page being built
         self.courses = course.Courses(project.docs_dir, project.examples_dir)  # each language's, once per build
-        self.notebooks = notebooks.NotebookSite(self.embeds, project, self.store, self.courses)  # its notebooks
-        self.bundles = bundles.Bundles(zips.ZipCache(self.store))  # the zips
-        self.times = times.TimesPage(project, self.embeds)  # the computation-times page
+        self.notebooks = notebooks.NotebookSite(self.examples, project, self.store, self.courses)  # its notebooks
+        self.bundles = bundles.Bundles(zips.ZipCache(self.store))  # the zips' contents, the links to them
+        self.downloads = downloads.Downloads(self.examples, self.bundles)  # .py, figures, .ipynb, zips: the Files
+        self.times = times.TimesPage(project, self.examples)  # the computation-times page
         # the code tokens the notebook stylesheet styles
         self.tokens = notebook_styles.TokenStyles(project.docs_dir / notebook_styles.STYLESHEET)
 
@@ -192,7 +197,8 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
             # parsed examples, loaded records, localized comments: kept across builds, under that digest
             filememo.persist(project.cache_dir / "memo", self.store.env.digest())
             self.serve.start_build(project, self.later.redo() if self.serving else frozenset())
-            self.embeds.new_build(None if self.serve.plan.full else self.serve.plan.examples)  # serve: what changed
+            self.examples.new_build(None if self.serve.plan.full else self.serve.plan.examples)  # serve: what changed
+            self.downloads.new_build()
             self.courses.new_build()
             self.notebooks.new_build()
             self.highlights.clear()
@@ -215,13 +221,11 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
             self.notebooks.write_all(config)
             redone = [s for s in self.notebooks.sources() if self.serve.plan.redoes(str(s))]
             self.later.convert_missing(config, redone, self.prewarm, self.serving)
-        # the chapter notebook pages (a placeholder for each still converting) and the .ipynb downloads
+        # the chapter notebook pages (a placeholder for each still converting)
         self.notebooks.add_files(files, config, lang, self.later.placeholders)
         notebook_view.keep_render_cache(self.notebooks, config)  # every language's notebooks stay in the cache
-        self.embeds.example_files(files, config, lang)
-        self.notebooks.stamp_py_downloads(files, config, lang)  # the .py downloads: localized, with a header
-        course_ = self.courses.of(lang, config)  # the build's course of this language
-        self.bundles.add_bundles(files, config, course_)  # "download all": a zip per chapter and one of the course
+        # the downloads: .ipynb, each example's .py (localized, with a header) and figures, the zips
+        self.downloads.add(files, config, self.courses.of(lang, config), self.notebooks.downloads(lang))
         book.add_pdf(files, config, self.project.root, lang)  # the course as a PDF, once make pdf printed it
         self.serve.mark_for_rebuild(files, lang)  # under make serve: the pages this rebuild must redo
         self.times.rebuild_when_served(files, self.serve)  # and the times page, when an example or record did
@@ -261,7 +265,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
 
     @event_priority(AFTER_OTHERS)
     def on_page_content(self, html: str, *, page, config, files) -> str:
-        html = notebook_view.prepare_page(html, page, config, self.tokens, self.embeds)
+        html = notebook_view.prepare_page(html, page, config, self.tokens, self.examples)
         return search.exclude_example_tab_labels(html)
 
     @event_priority(1)  # just before Material's search plugin (0), after mkdocs-static-i18n's (50)
@@ -292,7 +296,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
             self.prewarm.finish()
             quiet.report_notebook_conversions()
             self.site.remove_stale()
-            self.embeds.end_build()
+            self.examples.end_build()
             if self.serve.plan.full:  # a dirty rebuild uses a few entries: it says nothing of the rest
                 self.store.evict()
             filememo.save()
@@ -309,5 +313,5 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
     def on_build_error(self, *, error) -> None:
         self.prewarm.finish(cancel=True)
         if self.project is not None:
-            self.embeds.end_build()
+            self.examples.end_build()
         self.site.forget(error)

@@ -36,7 +36,7 @@ from pytorch_notes.render.footer import verification_line
 from pytorch_notes.render.templating import PACKAGE
 from pytorch_notes.render.times import MARKER, ChapterTimes, chapter_anchor, example_row, times_markdown
 from pytorch_notes.site.course import Course
-from pytorch_notes.site.embed import Embeds
+from pytorch_notes.site.exampleindex import ExampleIndex
 from pytorch_notes.site.markers import replace_marker_lines
 from pytorch_notes.site.project import Project
 from pytorch_notes.store.records import StoreError
@@ -45,11 +45,11 @@ from pytorch_notes.store.untrusted import terminal_text
 TIMES_PAGE = "times.md"  # in each language's folder
 
 
-def chapters(course: Course, files, page, examples: Embeds) -> list[ChapterTimes]:
+def chapters(course: Course, files, page, examples: ExampleIndex) -> list[ChapterTimes]:
     """Every chapter of ``course`` with examples, in course order: one per folder of ``examples/``, in the
     order of its first embed, titled by the chapter page that first embeds one of its examples; its rows in
-    ``course.examples`` order (then any example no page embeds), read through ``examples`` (the plugin's
-    ``embed.Embeds``). Links are relative to ``page`` (the times page); none without ``files``.
+    ``course.examples`` order (then any example no page embeds), read through ``examples`` (the build's
+    ``exampleindex.ExampleIndex``). Links are relative to ``page`` (the times page); none without ``files``.
 
     Raises:
         PluginError: a record of an example cannot be read (``StoreError``), naming the file.
@@ -74,7 +74,7 @@ def chapters(course: Course, files, page, examples: Embeds) -> list[ChapterTimes
             example = examples.example(rel)
             fresh = examples.freshness(example)
         except (ExampleError, OSError):
-            continue  # not published: Embeds.example_files logs it
+            continue  # not published: downloads.Downloads logs it
         except StoreError as exc:
             raise PluginError(terminal_text(f"docs/{page.file.src_uri}: {exc}")) from None
         row = examples.keep(rel, ("row", course.lang, href),
@@ -88,9 +88,9 @@ class TimesPage:
     when it was last filled, and, under ``make serve``, whether the current rebuild redoes it; and the
     verification line of its chapters."""
 
-    def __init__(self, project: Project, embeds: Embeds | None = None) -> None:
+    def __init__(self, project: Project, examples: ExampleIndex | None = None) -> None:
         self.project = project
-        self.embeds = embeds or Embeds(project.examples_dir)  # the plugin's: the examples read once
+        self.examples = examples or ExampleIndex(project.examples_dir)  # the plugin's: the examples read once
         self.filled_with: tuple | None = None  # the outline when a times page was last filled
         self.decided_for = None  # the rebuild's plan (``incremental.Plan``) that ``redo`` was decided for
         self.redo = False
@@ -102,7 +102,7 @@ class TimesPage:
         (``page.meta["pn_sortable"]``)."""
         def tables() -> str:
             self.filled_with = _outline(self.project.docs_dir)
-            return "\n" + times_markdown(chapters(course, files, page, self.embeds), course.lang, self.templates)
+            return "\n" + times_markdown(chapters(course, files, page, self.examples), course.lang, self.templates)
 
         markdown, filled = replace_marker_lines(markdown, MARKER, tables)
         if filled:
@@ -130,11 +130,11 @@ class TimesPage:
 
     def page_verification(self, page, files, lang: str, embeds) -> str:
         """The verification line of the page ``embeds`` (``embed.Embeds``) just prepared, from the records its
-        embeds show, linking to its chapter's rows on the times page: the chapter most of its embeds belong
-        to (the first of equals)."""
+        embeds show (``examples``), linking to its chapter's rows on the times page: the chapter most of its
+        embeds belong to (the first of equals)."""
         _name, keys = embeds.prepared()
         rels = list(dict.fromkeys(rel for rel, _ in keys))
-        records = [r for rel in rels if (r := embeds.shown_example(rel)[1]) is not None]
+        records = [r for rel in rels if (r := self.examples.shown_example(rel)[1]) is not None]
         url = ""
         target = _times_file(page, files) if records else None
         if target is not None:

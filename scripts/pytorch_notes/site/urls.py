@@ -37,6 +37,12 @@ def lang_of_url(url: str) -> str:
     return next((lang for lang in LANGUAGES[1:] if url.startswith(lang_root(lang))), LANGUAGES[0])
 
 
+def py_url(lang: str, rel: str) -> str:
+    """Site path of the ``.py`` download of example ``rel`` in ``lang`` (its comments in that language):
+    ``examples/<rel>`` for the default language, ``<lang>/examples/<rel>`` for the others."""
+    return lang_root(lang) + f"examples/{rel}"
+
+
 def page_url(src_rel: str, use_directory_urls: bool) -> str:
     """URL of the page ``src_rel`` (e.g. ``"autograd.md"``, ``"index.md"``) relative to its language root.
 

@@ -309,7 +309,7 @@ def test_nothing_is_written_into_docs(site):
 def test_no_notebook_is_converted_twice(site):
     """The session's build (``conftest.pytest_configure``) converts each notebook once: the ones its cold
     cache lacks, on every core (``prewarm``), and none again when a language's build renders its pages
-    (mkdocs-jupyter's cache entries are kept for every language, ``notebook_view.keep_render_cache``)."""
+    (mkdocs-jupyter's cache entries are kept for every language, ``notebook_view.RenderCache``)."""
     log = site.with_name(site.name + ".log")
     if not log.is_file():
         pytest.skip("the site was not built by this session's controller: no build log")

@@ -10,8 +10,8 @@ log = get_plugin_logger("pytorch_notes")
 
 
 def page_language(config) -> str:
-    """The language being built (the one owner): mkdocs-static-i18n's current one, else the theme's, else
-    the default (``settings.LANGUAGES[0]``). A page's own language is its source's (``urls.src_language``)."""
-    i18n = config.plugins.get("i18n")
+    """The language being built (the one owner): the theme's, which mkdocs-static-i18n sets to each language
+    it builds (its documented reconfiguration of Material, in its ``on_config``: read from ``on_files`` on),
+    else the default (``settings.LANGUAGES[0]``). A page's own language is its source's (``urls.src_language``)."""
     theme = getattr(config, "theme", None)
-    return getattr(i18n, "current_language", None) or (theme.get("language") if theme else None) or LANGUAGES[0]
+    return (theme.get("language") if theme else None) or LANGUAGES[0]

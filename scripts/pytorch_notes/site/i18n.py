@@ -11,15 +11,20 @@ Called by the ``pytorch-notes`` plugin (``plugin.py``):
   the default language's at ``404.html`` and the others' at ``<lang>/404.html``. A 404 page has no page
   of its own, so mkdocs-static-i18n gives the other languages' 404 the ``<link rel="alternate">`` targets
   of whichever page was built last; they get the default 404's instead (each language's home).
+* ``language_menu`` (``on_files``) and ``notebook_page_context`` (``on_page_context``): the chapter notebook
+  pages, made after mkdocs-static-i18n found the pages, get the page context and language menu it gives
+  the others (its documented context variables; the menu through ``upstream.i18n_page_menu``).
 """
 
 from __future__ import annotations
 
+import copy
 import re
 from pathlib import Path
 
 from pytorch_notes.render.strings import STRINGS
 from pytorch_notes.settings import LANGUAGES
+from pytorch_notes.site import upstream
 from pytorch_notes.site.common import page_language
 
 DEFAULT = LANGUAGES[0]
@@ -32,6 +37,32 @@ def same_alternates(html: str, model: str) -> str:
     """``html`` with each ``<link rel="alternate" hreflang=X>`` pointing where ``model``'s link for X points."""
     targets = {lang: href for href, lang in _ALTERNATE.findall(model)}
     return _ALTERNATE.sub(lambda m: f'<link rel="alternate" href="{targets.get(m[2], m[1])}" hreflang="{m[2]}">', html)
+
+
+def language_menu(config) -> list[dict] | None:
+    """A copy of Material's language menu (``extra.alternate``: name, link, lang) as mkdocs-static-i18n set
+    it for this language's build (its documented reconfiguration of Material, in its ``on_config``), taken
+    before any page changes it (``on_files``); None without a menu."""
+    menu = config.extra.get("alternate")
+    return copy.deepcopy(menu) if menu else None
+
+
+def notebook_page_context(context: dict, page, config, menu: list[dict] | None) -> None:
+    """``on_page_context`` of a chapter's notebook page (``notebooks.NotebookPage``), after mkdocs-static-i18n's:
+    what that plugin gives the pages it found (the notebook pages are made after it) through documented
+    names: its page context variables (``i18n_config``, ``i18n_file_locale``, ``i18n_page_locale``); and a
+    language menu (``menu``, ``language_menu``) whose links lead to the same chapter's notebook page in each
+    language that has one (``page.file.twins``), else to that language's home, as it does
+    (``upstream.i18n_page_menu``: where it keeps a page's menu is not documented)."""
+    i18n = config.plugins.get("i18n")
+    if i18n is None:
+        return
+    lang = page.file.lang
+    context["i18n_config"] = i18n.config
+    context["i18n_file_locale"] = context["i18n_page_locale"] = lang
+    if menu is not None:
+        upstream.i18n_page_menu(config, [{**item, "link": page.file.twins.get(item.get("lang"), item.get("link"))}
+                                         for item in menu])
 
 
 def localise(html: str, lang: str) -> str:

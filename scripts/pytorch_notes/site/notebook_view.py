@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+from pathlib import Path
 
 from mkdocs.utils import get_relative_url
 
@@ -130,17 +131,42 @@ def _link_figures(html: str, rels, here: str, examples, lang: str) -> str:
     return _IMG.sub(image, html)
 
 
-def keep_render_cache(site: NotebookSite, config) -> None:
-    """``on_files`` of each language, once the notebooks are written: mark every language's notebook as
-    used in mkdocs-jupyter's render cache.
+class RenderCache:
+    """mkdocs-jupyter's render cache, kept for every language with its documented ``cache`` option only.
 
-    mkdocs-jupyter removes, after each build, the cache entries that build did not use; under
-    mkdocs-static-i18n every language is a build of its own, so without this each language's build would
-    remove the other's entries and every build would render every notebook again. Its set of used entries
-    (emptied by its ``on_pre_build``) gets the entry of every chapter notebook of this build, in every
-    language (the entry of a notebook that changed is left unmarked, and goes)."""
-    plugin = config.plugins.get("mkdocs-jupyter")
-    if plugin is None or not plugin.config["cache"]:
-        return
-    upstream.jupyter_keep_entries(plugin, [upstream.jupyter_cache_path(plugin.config, path)
-                                           for path in site.sources()])
+    mkdocs-jupyter's ``on_post_build`` removes the cache entries its build did not render. Under
+    mkdocs-static-i18n every language is a build of its own, and a dirty rebuild of ``make serve`` renders a
+    few pages: without this each build would remove the other language's entries (and a rebuild those of the
+    pages it skipped), and the next would render every notebook again. So ``hold`` (``on_post_build`` of
+    each language's build, before mkdocs-jupyter's) turns the option off while its ``on_post_build`` runs,
+    ``release`` (the next build's ``on_config``, the end of the outer build, a failed build) turns it on
+    again, and ``evict`` (the end of the outer build) removes what mkdocs-jupyter would have removed with
+    every language's notebooks counted: the entries of no chapter notebook of this build."""
+
+    def __init__(self) -> None:
+        self.held = None  # mkdocs-jupyter's plugin whose cache option ``hold`` turned off
+
+    def hold(self, config) -> None:
+        plugin = config.plugins.get("mkdocs-jupyter")
+        if plugin is not None and plugin.config["cache"]:
+            plugin.config["cache"], self.held = False, plugin
+
+    def release(self) -> None:
+        if self.held is not None:
+            self.held.config["cache"], self.held = True, None
+
+    @staticmethod
+    def evict(site: NotebookSite, config) -> int:
+        """Remove the entries of mkdocs-jupyter's cache folder (its ``cache_dir``) that belong to no chapter
+        notebook of ``site`` (``notebooks.NotebookSite``, every language); returns how many."""
+        plugin = config.plugins.get("mkdocs-jupyter")
+        if plugin is None or not plugin.config["cache"]:
+            return 0
+        folder = Path(plugin.config["cache_dir"])
+        if not folder.is_dir():
+            return 0
+        kept = {upstream.jupyter_cache_path(plugin.config, path) for path in site.sources()}
+        stale = [entry for entry in folder.glob("*.json") if entry not in kept]
+        for entry in stale:
+            entry.unlink(missing_ok=True)
+        return len(stale)

@@ -15,8 +15,9 @@ notebook whose inputs (the rendering code, the examples' sources and record file
 chapter URL, and the environment of the build's one cache: ``cache.Store``) are unchanged since it was
 written is not built again (``_Index``). The page File is
 ``NotebookPage``, created after mkdocs-static-i18n re-created the Files (which drops mkdocs-jupyter's own
-wrapper): it carries its destination, the language attributes i18n's language switcher reads and its twin
-in the other language, and an edit link to the chapter's Markdown page.
+wrapper): it carries its destination, its language, the URLs of its twins in the other languages (the
+language menu of its page, ``i18n.notebook_page_context``: mkdocs-static-i18n pairs only the pages it
+found) and an edit link to the chapter's Markdown page.
 """
 
 from __future__ import annotations
@@ -71,18 +72,12 @@ def _example_source(cache_dir: Path, lang: str, rel: str) -> Path:
     return cache_dir / "notebooks" / lang / "examples" / (rel[: -len(".py")] + ".ipynb")
 
 
-@dataclass(frozen=True)
-class _Twin:
-    """The other language's notebook page, as i18n's language switcher reads it (its ``url``)."""
-
-    url: str
-
-
 class NotebookPage(File):
     """A chapter notebook served as a page (mkdocs-jupyter renders it from ``abs_src_path``)."""
 
     chapter: Chapter
     lang: str
+    twins: dict[str, str]  # language -> the URL of this chapter's notebook page in it (this one's included)
 
     def is_documentation_page(self) -> bool:
         return True
@@ -225,21 +220,18 @@ class NotebookSite:
         page.dest_uri = lang_root(lang) + chapter_notebook_dest(chapter.page)
         page.edit_uri = f"{lang}/{chapter.page}"  # the edit link opens the chapter page, which orders it
         page.chapter, page.lang = chapter, lang
-        page.locale = page.locale_alternate_of = lang  # what mkdocs-static-i18n's page context reads
         return page
 
     def _pair_twins(self, files, lang: str) -> None:
-        """Each notebook page's ``alternates``: itself and, for the language switcher, the same chapter's
-        notebook page in every other language that has one (i18n pairs only the Markdown pages)."""
+        """Each notebook page's ``twins``: its own URL and, for the language menu, the URL of the same
+        chapter's notebook page in every other language that has one."""
         for f in files.documentation_pages():
             if not isinstance(f, NotebookPage):
                 continue
-            alternates = {lang: f}
+            f.twins = {lang: f.url}
             for other in LANGUAGES:
                 if other != lang and self._has_notebook(other, f.chapter.page):
-                    url = lang_root(other) + chapter_notebook_url(f.chapter.page, f.use_directory_urls)
-                    alternates[other] = _Twin(url)
-            f.alternates = alternates
+                    f.twins[other] = lang_root(other) + chapter_notebook_url(f.chapter.page, f.use_directory_urls)
 
     def _has_notebook(self, lang: str, page: str) -> bool:
         return any(f.chapter is not None and f.chapter.page == page for f in self.written.get(lang, []))

@@ -15,7 +15,8 @@ the output store written by ``make capture``.
 * ``on_files``: add each chapter's notebook page as a generated file (``notebooks``; nothing is written
   into ``docs/``), the notebooks missing from mkdocs-jupyter's cache rendered ahead on every core
   (``prewarm``; under ``make serve`` by a worker kept from ``on_serve``) and kept in its cache for every
-  language (``notebook_view``); every download, each once with its final content (``downloads``): the
+  language (``notebook_view.RenderCache``: its ``on_post_build`` evicts nothing, the plugin's evicts once a
+  build); every download, each once with its final content (``downloads``): the
   ``.ipynb`` notebooks, the ``.py`` of each example and its figures, the zips of each chapter and of the
   course (their contents: ``bundles``). Each language's course, once per build: ``course``.
 * ``on_page_markdown``: replace each ``::: example`` line with the rendered example (``embed``) and add
@@ -96,11 +97,6 @@ from pytorch_notes.site.urls import src_language
 AFTER_OTHERS = -1  # after the other plugins' default handlers (0), before their late ones (-50, -100)
 
 
-def _inner(config) -> bool:
-    """True in the builds mkdocs-static-i18n runs for the other languages inside the outer build."""
-    return bool(getattr(config.plugins.get("i18n"), "building", False))
-
-
 class PyTorchNotesConfig(Config):
     # modules another plugin imports at load time but a build seldom uses (``deferimports``)
     defer_imports = config_options.ListOfItems(config_options.Type(str), default=[])
@@ -125,6 +121,16 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         self.watcher = servewatch.Watcher()  # make serve: saves seen by inotify
         self.later = later.Later()  # make serve: the notebook views converted after the server answers
         self.serving = False  # mkdocs serve (on_startup)
+        # builds begun (on_config) and not ended (on_post_build, on_build_error): mkdocs-static-i18n runs the
+        # other languages' builds inside the first one's on_post_build, so 2 while they run
+        self.builds_open = 0
+        self.language_menu: list[dict] | None = None  # Material's, as i18n set it for the language being built
+        self.render_cache = notebook_view.RenderCache()  # mkdocs-jupyter's, kept for every language
+
+    @property
+    def inner(self) -> bool:
+        """True in the builds mkdocs-static-i18n runs for the other languages inside the outer build."""
+        return self.builds_open > 1
 
     def open_project(self, project: Project) -> None:
         """The objects that read and write the files of ``project`` (the first ``on_config``: MkDocs keeps
@@ -177,6 +183,8 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         reads its own pages, examples and records and keeps its own caches, wherever this package was
         imported from) and add the embed syntax (``embed.EmbedExtension``) to every page's Markdown."""
         upstream.check_versions()  # the other packages' internals used are those tested (upstream.TESTED)
+        self.builds_open += 1
+        self.render_cache.release()  # mkdocs-jupyter's cache on for this build's pages (RenderCache.hold)
         if (found := Project.from_config(config)) != self.project:
             self.open_project(found)
         if self.serving:  # what leaves the site, and every cache key, as make build has them (site_url "")
@@ -192,7 +200,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         buildcache.install(self.store, self.serve, self.digests)
         mdcache.install(self.store, self.embeds, self.digests)
         buildcache.theme_listing()  # the theme's thousands of files listed once per process, not per build
-        if not _inner(config):  # the outer build (i18n builds the other languages inside it)
+        if not self.inner:  # the outer build (i18n builds the other languages inside it)
             self.store.new_build()  # the environment digest of every key, read again
             # parsed examples, loaded records, localized comments: kept across builds, under that digest
             filememo.persist(project.cache_dir / "memo", self.store.env.digest())
@@ -206,7 +214,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
 
     @event_priority(AFTER_OTHERS)  # after mkdocs-jupyter's
     def on_pre_build(self, *, config) -> None:
-        if not _inner(config) and not self.serve.dirty:  # make serve never cleans
+        if not self.inner and not self.serve.dirty:  # make serve never cleans
             self.site.set_aside(config.site_dir)  # MkDocs' clean-up, next, finds nothing to delete
 
     @event_priority(1000)  # first: MkDocs has cleaned the site (or not, --dirty)
@@ -217,13 +225,13 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
     @event_priority(-200)  # after mkdocs-static-i18n (-100)
     def _add_files(self, files, *, config):
         lang = page_language(config)
-        if not _inner(config):  # the notebooks it redoes: rendered ahead (a cold build's on every core) or later
+        if not self.inner:  # the notebooks it redoes: rendered ahead (a cold build's on every core) or later
             self.notebooks.write_all(config)
             redone = [s for s in self.notebooks.sources() if self.serve.plan.redoes(str(s))]
             self.later.convert_missing(config, redone, self.prewarm, self.serving)
+        self.language_menu = i18n.language_menu(config)  # before a page changes it (notebook_page_context)
         # the chapter notebook pages (a placeholder for each still converting)
         self.notebooks.add_files(files, config, lang, self.later.placeholders)
-        notebook_view.keep_render_cache(self.notebooks, config)  # every language's notebooks stay in the cache
         # the downloads: .ipynb, each example's .py (localized, with a header) and figures, the zips
         self.downloads.add(files, config, self.courses.of(lang, config), self.notebooks.downloads(lang))
         book.add_pdf(files, config, self.project.root, lang)  # the course as a PDF, once make pdf printed it
@@ -270,6 +278,8 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
 
     @event_priority(1)  # just before Material's search plugin (0), after mkdocs-static-i18n's (50)
     def _before_search(self, context, *, page, config, nav):
+        if notebooks.is_notebook_page(page):  # the page context mkdocs-static-i18n gives the pages it found
+            i18n.notebook_page_context(context, page, config, self.language_menu)
         search.set_aside_unsearched_content(context, page)  # Material's scrub of a page it does not index
         return context
 
@@ -288,18 +298,23 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
     @event_priority(100)  # before mkdocs-static-i18n's (-100), which builds the other languages
     def _keep_404(self, *, config) -> None:
         i18n.keep_404(config, self.saved_404)
+        self.render_cache.hold(config)  # mkdocs-jupyter's on_post_build, next, removes no entry (RenderCache)
 
     @event_priority(-200)  # after i18n merged every language into one index
     def _finish_site(self, *, config) -> None:
-        search.split_search_index(config, self.serve, self.search_written)
-        if not _inner(config):  # the outer build: every language is written
-            self.prewarm.finish()
-            quiet.report_notebook_conversions()
-            self.site.remove_stale()
-            self.examples.end_build()
-            if self.serve.plan.full:  # a dirty rebuild uses a few entries: it says nothing of the rest
-                self.store.evict()
-            filememo.save()
+        self.builds_open = max(self.builds_open - 1, 0)
+        if self.builds_open:  # an inner per-language build ends; the outer one finishes the site
+            return
+        search.split_search_index(config, self.serve, self.search_written)  # every language is written
+        self.render_cache.release()
+        self.render_cache.evict(self.notebooks, config)  # the entries of no notebook of this build, any language
+        self.prewarm.finish()
+        quiet.report_notebook_conversions()
+        self.site.remove_stale()
+        self.examples.end_build()
+        if self.serve.plan.full:  # a dirty rebuild uses a few entries: it says nothing of the rest
+            self.store.evict()
+        filememo.save()
 
     on_post_build = CombinedEvent(_keep_404, _finish_site)
 
@@ -311,6 +326,8 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
 
     @event_priority(AFTER_OTHERS)
     def on_build_error(self, *, error) -> None:
+        self.builds_open = 0  # mkdocs-static-i18n does not catch an inner build's error: every build ends
+        self.render_cache.release()
         self.prewarm.finish(cancel=True)
         if self.project is not None:
             self.examples.end_build()

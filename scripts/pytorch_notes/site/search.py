@@ -122,9 +122,8 @@ def split_search_index(config, serve, written: Written) -> None:
     ``<lang>/search/search_index.json`` with locations relative to ``<lang>/``, and the
     template override ``docs/overrides/main.html`` sets ``base`` of its pages to ``<lang>/``.
     """
-    i18n = config.plugins.get("i18n")
-    if i18n is None or getattr(i18n, "building", False):
-        return  # an inner per-language build; wait for the outer one
+    if config.plugins.get("i18n") is None:
+        return  # one language: Material's index is it (the plugin calls this at the end of the outer build)
     site = Path(config.site_dir)
     index_path = site / "search" / "search_index.json"
     if not index_path.exists():

@@ -8,16 +8,19 @@ stops the build with one message (package, version, tested range, what to re-che
 upgrade silently change the site or its ``--strict`` link checking. ``tests/site/test_upstream.py`` fails
 on a private name of another package used anywhere else under ``scripts/``, on an undocumented attribute
 it lists (``UNDOCUMENTED``: mkdocs-static-i18n's ``building``, ``current_language``, ``locale``,
-``alternates``; MkDocs' ``server.observer``, watchdog's ``event_queue``, ...) used elsewhere, and on more
-than ``LIMIT`` accesses.
+``alternates``, its menu attribute ``alternate``; MkDocs' ``server.observer``, watchdog's ``event_queue``,
+...) used elsewhere, and on more than ``LIMIT`` accesses.
 
 Reviewed and not counted, being public or documented (issue 43 listed them):
 
 * mkdocs-static-i18n: the language being built is the theme's ``language``, which it sets per language
   (documented: "Setting up Material"), not its ``current_language``; the builds it runs inside the first
   one are counted by the plugin itself (``builds_open``), not read from its ``building``; the notebook pages
-  it does not know get its documented page context variables and Material's ``extra.alternate`` from
-  ``i18n.notebook_page_context``, not its ``locale``/``alternates`` attributes.
+  it does not know get its documented page context variables from ``i18n.notebook_page_context``, not
+  through its ``locale``/``alternates`` attributes (their menu is ``i18n_page_menu``, counted).
+* mkdocs-jupyter's eviction of the cache entries a build did not render: its documented ``cache`` option
+  is off while its ``on_post_build`` runs, and the plugin evicts with every language counted
+  (``notebook_view.RenderCache``), instead of marking entries in its private ``_used_cache_paths``.
 * ``os.utime(html, (0, 0))`` (``incremental``, ``times``): MkDocs documents that a dirty build compares
   the modification times of the source and the HTML (release notes 0.16, "Support for dirty builds").
 * ``page.content`` set aside around Material's search handler (``search``): MkDocs' documented page
@@ -46,6 +49,7 @@ TESTED: dict[str, tuple[str, str]] = {
     "mkdocs": ("1.6.1", "1.7"),
     "mkdocs-material": ("9.8.1", "9.9"),
     "mkdocs-jupyter": ("0.26.3", "0.27"),
+    "mkdocs-static-i18n": ("1.3.1", "1.4"),
     "watchdog": ("7.1.0", "7.2"),
 }
 
@@ -195,14 +199,18 @@ def jupyter_cache_path(config, path):
     return plugin._get_cache_path(config["cache_dir"], plugin._compute_cache_key(str(path), config, False))
 
 
-@access("mkdocs-jupyter", "no upstream issue found; would need its on_post_build to keep cache entries used by "
-                          "the other languages' builds (mkdocs-static-i18n builds each language apart)")
-def jupyter_keep_entries(plugin, paths) -> None:
-    """Mark the cache entries ``paths`` as used by this build in mkdocs-jupyter's ``_used_cache_paths`` (the
-    set its ``on_post_build`` keeps; others are evicted). Does nothing before its ``on_pre_build``."""
-    used = getattr(plugin, "_used_cache_paths", None)
-    if used is not None:
-        used.update(paths)
+# --- mkdocs-static-i18n
+
+
+@access("mkdocs-static-i18n",
+        "ultrabug/mkdocs-static-i18n#297 (open: no public way to read or give a page's alternates); would need "
+        "a documented way to declare the alternates of a page another plugin adds after its on_files")
+def i18n_page_menu(config, links: list[dict]) -> None:
+    """Make ``links`` (Material's ``extra.alternate`` entries: name, link, lang) the language menu of the page
+    being rendered. mkdocs-static-i18n gives each page it knows its menu as an attribute of ``config.extra``
+    (not the setting: Jinja reads ``config.extra.alternate`` as the attribute first), so a page it does not
+    know (a chapter's notebook page) gets it there too, and as the setting."""
+    config.extra["alternate"] = config.extra.alternate = links
 
 
 # --- MkDocs' live-reload server and watchdog

@@ -12,7 +12,9 @@ converted with the site's extensions alone (``to_html``).
 * a ``text/html`` result keeps nothing that loads a resource or runs code, and its links are marked;
 * control characters, escape sequences and bidi overrides reach neither the page nor the notebook;
 * the record's own name for its example cannot move a figure out of ``outputs/`` or add a line of
-  code to the ``.py`` download.
+  code to the ``.py`` download;
+* an example's hostile output, captured for real (markup, escape sequences, progress bars, bytes that are
+  not UTF-8, 10 MB), reaches the store bounded and valid and the page escaped.
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ from types import SimpleNamespace
 import markdown
 import pytest
 from conftest import opened_plugin
+from pytorch_notes.capture.cli import record_from_run
+from pytorch_notes.execute.limits import CELL_TEXT as MAX_CELL_TEXT
+from pytorch_notes.execute.supervise import run_example
 from pytorch_notes.parse import parse_example
 from pytorch_notes.render.escape import markdown_text, safe_rel, sanitize_html
 from pytorch_notes.render.html import Links, figure_assets, render_example
@@ -36,7 +41,7 @@ from pytorch_notes.render.notebook import build_notebook, dumps, py_download
 from pytorch_notes.render.strings import STRINGS
 from pytorch_notes.store import model
 from pytorch_notes.store.model import FORMAT, Display, Failure
-from pytorch_notes.store.records import freshness, save_failure
+from pytorch_notes.store.records import freshness, save_failure, save_record
 from test_store import PNG, fake_record, put
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -347,3 +352,46 @@ def test_a_notebook_shows_the_examples_code_never_a_records(write_example, examp
     assert code == ["x = 1", "print(x)"], code
     assert nb["cells"][2]["outputs"] == [], "outputs of other code are not shown under this code"
     assert "attacker" not in dumps(nb)
+
+
+# --- hostile output, captured for real ----------------------------------------------------------
+
+HOSTILE = '''
+# %%
+import sys
+print("<script>alert('x')</script> <b>bold</b>")
+print("\\x1b[31mred\\x1b[0m plain")
+for i in range(101):
+    print(f"\\rtraining {i:3d}%|" + "#" * (i // 10), end="")
+print()
+sys.stdout.buffer.write(b"bytes: \\xff\\xfe end\\n")
+print("escaped: \\udcff")
+# %%
+print("y" * 10_000_000)
+'''
+
+
+def test_hostile_output_is_escaped_stripped_collapsed_replaced_and_truncated(write_example, examples_dir):
+    path = write_example("ch/hostile.py", HOSTILE)
+    ex = parse_example(path, examples_dir)
+    result = run_example(ex)
+    assert result.ok, result.message
+    saved = save_record(record_from_run(result), examples_dir)
+    raw = saved.read_bytes()
+    raw.decode("utf-8")  # the store is valid UTF-8 whatever the example printed
+    assert saved.stat().st_size < 2 * MAX_CELL_TEXT + 20_000, "10 MB of output must not reach the store"
+
+    first = result.cells[0].outputs[0]["text"]
+    assert "training 100%|##########\n" in first and "training  50%" not in first  # collapsed at capture
+    assert "bytes: \ufffd\ufffd end" in first and "escaped: \ufffd" in first
+    second = result.cells[1].outputs
+    assert len(second[0]["text"]) == MAX_CELL_TEXT
+    assert second[-1]["name"] == "stderr" and "output truncated by capture: 9,900,001 more characters" in \
+        second[-1]["text"]
+
+    md, _ = render_example(ex, freshness(ex, examples_dir), "en", lambda p: p,
+                           Links(py="x.py", ipynb="x.ipynb", notebook="x/"))
+    shown = "\n".join(re.findall(r'<div class="pn-output[^"]*">.*?</div>', md))
+    assert "<script>" not in shown and "&lt;script&gt;alert" in shown
+    assert "\x1b" not in shown and "red plain" in shown
+    assert "output truncated by capture" in shown

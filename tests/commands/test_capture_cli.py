@@ -1,5 +1,5 @@
-"""The ``make capture`` command: what it accepts, what ``--list`` and ``--prune`` report, shards,
-records per device, progress."""
+"""The ``make capture`` command: what it accepts, only stale examples run, a failed re-capture keeps the
+last good record, what ``--list`` and ``--prune`` report, shards, records per device, progress."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ from pytorch_notes.capture.select import SelectionError, parse_shard, select, sh
 from pytorch_notes.pages import PageError, find_embeds
 from pytorch_notes.parse import NAME_RULE, ExampleError, parse_example
 from pytorch_notes.store import layout
+from pytorch_notes.store.layout import failure_path, record_path
 from pytorch_notes.store.model import FORMAT
+from pytorch_notes.store.records import freshness
 
 ROOT = Path(__file__).resolve().parents[2]
 OK = '# %%\nprint("hello")\n'
@@ -58,6 +60,46 @@ def test_a_file_that_is_not_an_example_is_refused(examples_dir):
     notes.write_text("x")
     with pytest.raises(SelectionError, match="not an example"):
         select([str(notes)], examples_dir)
+
+
+def test_failed_recapture_keeps_last_good_outputs(write_example, examples_dir, capsys):
+    path = write_example("ch/ex.py", '# %%\nprint("good")\n')
+    assert capture.main([str(path)], examples_dir) == 0
+    good = record_path("ch/ex.py", "cpu", examples_dir).read_text()
+
+    path.write_text('# %%\nprint("about to fail")\nraise ValueError("bad input")\n')
+    assert capture.main([str(path)], examples_dir) == 1
+    err = capsys.readouterr().err
+    assert "ch/ex.py:3: ValueError: bad input (previous outputs kept)" in err
+    assert record_path("ch/ex.py", "cpu", examples_dir).read_text() == good
+    fresh = freshness(parse_example(path, examples_dir), examples_dir)
+    assert fresh.state == "stale" and fresh.failure.location.endswith("ch/ex.py:3")
+
+    path.write_text('# %%\nprint("fixed")\n')
+    assert capture.main([str(path)], examples_dir) == 0
+    assert not failure_path("ch/ex.py", "cpu", examples_dir).exists()
+    assert "fixed" in record_path("ch/ex.py", "cpu", examples_dir).read_text()
+
+
+def test_only_stale_examples_run(write_example, examples_dir, capsys):
+    a = write_example("ch/a.py", '# %%\nprint("a")\n')
+    write_example("ch/b.py", '# %%\nprint("b")\n')
+    assert capture.main([], examples_dir) == 0
+    capsys.readouterr()
+    assert capture.main([], examples_dir) == 0
+    assert "nothing to run: 2 example(s) have fresh cpu records" in capsys.readouterr().out
+    a.write_text('# %%\nprint("a2")\n')
+    assert capture.main([], examples_dir) == 0
+    out = capsys.readouterr().out
+    assert "running 1 of 2" in out and "ch/a.py" in out and "ch/b.py" not in out
+
+
+def test_cuda_only_examples_are_skipped_without_cuda(write_example, examples_dir, capsys, monkeypatch):
+    monkeypatch.setattr("pytorch_notes.execute.supervise.this_device_kind", lambda: "cpu")
+    write_example("ch/gpu.py", '# /// example\n# requires = ["cuda"]\n# ///\n# %%\nprint(1)\n')
+    assert capture.main([], examples_dir) == 0
+    assert "needs CUDA" in capsys.readouterr().out
+    assert not record_path("ch/gpu.py", "cpu", examples_dir).exists()
 
 
 def test_list_shows_each_device_and_exits_0_when_all_is_fresh(write_example, examples_dir, capsys, cpu_here):

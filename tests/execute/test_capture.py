@@ -1,12 +1,10 @@
-"""Stages 2-3: executing examples in a fresh process and storing their outputs."""
+"""The execute stage: an example run in a fresh process, its outputs cell by cell, an exception, a timeout,
+a crash, figures (the ``make capture`` command around it: tests/commands/test_capture_cli.py)."""
 
 from __future__ import annotations
 
-from pytorch_notes import capture
 from pytorch_notes.execute.supervise import run_example
 from pytorch_notes.parse import parse_example
-from pytorch_notes.store.layout import failure_path, record_path
-from pytorch_notes.store.records import freshness
 
 
 def run(write_example, examples_dir, source, rel="ch/ex.py", **kw):
@@ -134,44 +132,3 @@ def test_figures_are_scraped_per_cell(write_example, examples_dir):
     img = r.cells[0].outputs[0]
     assert img["type"] == "image" and img["mime"] == "image/png" and len(img["data"]) > 1000
     assert all(o["type"] != "image" for o in r.cells[1].outputs)
-
-
-def test_failed_recapture_keeps_last_good_outputs(write_example, examples_dir, capsys):
-    path = write_example("ch/ex.py", '# %%\nprint("good")\n')
-    assert capture.main([str(path)], examples_dir) == 0
-    good = record_path("ch/ex.py", "cpu", examples_dir).read_text()
-
-    path.write_text('# %%\nprint("about to fail")\nraise ValueError("bad input")\n')
-    assert capture.main([str(path)], examples_dir) == 1
-    err = capsys.readouterr().err
-    assert "ch/ex.py:3: ValueError: bad input (previous outputs kept)" in err
-    assert record_path("ch/ex.py", "cpu", examples_dir).read_text() == good
-    fresh = freshness(parse_example(path, examples_dir), examples_dir)
-    assert fresh.state == "stale" and fresh.failure.location.endswith("ch/ex.py:3")
-
-    path.write_text('# %%\nprint("fixed")\n')
-    assert capture.main([str(path)], examples_dir) == 0
-    assert not failure_path("ch/ex.py", "cpu", examples_dir).exists()
-    assert "fixed" in record_path("ch/ex.py", "cpu", examples_dir).read_text()
-
-
-def test_only_stale_examples_run(write_example, examples_dir, capsys):
-    a = write_example("ch/a.py", '# %%\nprint("a")\n')
-    write_example("ch/b.py", '# %%\nprint("b")\n')
-    assert capture.main([], examples_dir) == 0
-    capsys.readouterr()
-    assert capture.main([], examples_dir) == 0
-    assert "nothing to run: 2 example(s) have fresh cpu records" in capsys.readouterr().out
-    a.write_text('# %%\nprint("a2")\n')
-    assert capture.main([], examples_dir) == 0
-    out = capsys.readouterr().out
-    assert "running 1 of 2" in out and "ch/a.py" in out and "ch/b.py" not in out
-
-
-def test_cuda_only_examples_are_skipped_without_cuda(write_example, examples_dir, capsys, monkeypatch):
-    monkeypatch.setattr("pytorch_notes.execute.supervise.this_device_kind", lambda: "cpu")
-    write_example("ch/gpu.py", '# /// example\n# requires = ["cuda"]\n# ///\n# %%\nprint(1)\n')
-    assert capture.main([], examples_dir) == 0
-    assert "needs CUDA" in capsys.readouterr().out
-    assert not record_path("ch/gpu.py", "cpu", examples_dir).exists()
-

@@ -131,6 +131,22 @@ def write_example(examples_dir: Path):
     return write
 
 
+OUTSIDE_SECRET = "SECRET-1b7e3c"  # in the ``outside`` fixture's file: it must appear in no output
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Path:
+    """A folder beside examples/, with a file that is a valid example and would leave a trace (``ran.txt``)
+    if run and prints ``OUTSIDE_SECRET``, which must appear in no output (the path tests of parse, store,
+    commands and site)."""
+    d = tmp_path / "outside"
+    d.mkdir()
+    trace = d / "ran.txt"
+    (d / "secret.py").write_text(f'# %%\nprint("{OUTSIDE_SECRET}")\nopen({str(trace)!r}, "w").write("ran")\n',
+                                 encoding="utf-8")
+    return d
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
     """The real site, built with ``mkdocs build --strict``: once for the whole suite by ``pytest_configure``,

@@ -70,6 +70,19 @@ def _own_user_or_skip():
     return user
 
 
+def _launcher_or_skip() -> tuple[int, tuple[str, ...]]:
+    """(a fresh id, the capabilities it must keep to read this interpreter) where ``runas.command`` can run:
+    root with ``setpriv``. Unlike ``_own_user_or_skip`` it does not ask the probe, so a launcher that the probe
+    turns down fails these tests rather than skipping them."""
+    from pytorch_notes.execute import runas
+    from pytorch_notes.execute.fallback import READ_ALL, ExampleUser, can_read
+
+    ident = runas.fresh_id() if os.geteuid() == 0 and runas.launcher() else None
+    if ident is None:
+        pytest.skip("the launcher needs root, setpriv and a free uid")
+    return ident, () if can_read(Path(sys.executable), ExampleUser(ident, ident)) else (READ_ALL,)
+
+
 def _others(token: str, stop: threading.Event) -> list[Path]:
     """Another program's files, made while the example runs (once its first file is there): one of root's,
     one of ``nobody``'s (65534), in each folder, changed since the run started and never the run's."""
@@ -168,24 +181,79 @@ def test_as_its_own_user_an_example_cannot_write_the_repository(write_example, e
     assert page.read_text(encoding="utf-8") == "the real page" and not (examples_dir / "_outputs").exists()
 
 
+SHOW = """import json, os, getpass, subprocess, sys
+st = dict(line.split(':', 1) for line in open('/proc/self/status') if ':' in line)
+tried = {}
+for name, call in (('setuid', lambda: os.setuid(0)), ('seteuid', lambda: os.seteuid(0)),
+                   ('setgid', lambda: os.setgid(0)), ('setgroups', lambda: os.setgroups([0]))):
+    try:
+        call()
+        tried[name] = 'done'
+    except PermissionError:
+        tried[name] = 'refused'
+print(json.dumps({'ids': [os.getresuid(), os.getresgid(), os.getgroups()], 'user': getpass.getuser(),
+                  'caps': [st[k].strip() for k in ('CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb', 'NoNewPrivs')],
+                  'tried': tried}))
+if len(sys.argv) > 1:  # a program the example starts holds the same
+    sys.stdout.flush()
+    subprocess.run([sys.executable, '-c', sys.argv[1]], check=True)
+"""
+
+
 def test_the_launcher_keeps_no_power_but_the_one_asked_for():
-    """``runas``: the program runs as the fresh uid, no groups, ``no_new_privs``, no capability but the kept
-    one (ambient, so a subprocess keeps it too); uid 0 is refused before anything runs."""
+    """``runas.command`` (``setpriv``): read from inside the launched program and from a program it starts,
+    it is the fresh uid and gid (real, effective, saved), no groups, ``pn-example``, with ``no_new_privs``, no
+    capability in any set (inheritable, permitted, effective, bounding, ambient) but the kept one, and cannot
+    become root or join group 0 again; uid or gid 0 is refused before anything runs."""
     from pytorch_notes.execute import runas
 
-    _own_user_or_skip()
-    ident = runas.fresh_id()
-    show = ("import os, getpass\nst = dict(l.split(':\\t', 1) for l in open('/proc/self/status').read().splitlines()"
-            " if ':\\t' in l)\nprint(os.getresuid(), os.getgroups(), getpass.getuser(), st['CapEff'], st['CapAmb'],"
-            " st['NoNewPrivs'])")
+    ident, _ = _launcher_or_skip()
     for keep, caps in (((), "0000000000000000"), (("dac_read_search",), "0000000000000004")):
-        done = subprocess.run(runas.command(["/usr/bin/python3", "-c", show],
-                                            ident, ident, keep), capture_output=True, text=True, timeout=60)
+        done = subprocess.run(runas.command(["/usr/bin/python3", "-c", SHOW, SHOW], ident, ident, keep),
+                              capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
-        assert done.stdout.split() == [f"({ident},", f"{ident},", f"{ident})", "[]", "pn-example", caps, caps, "1"]
-    refused = subprocess.run(runas.command(["/usr/bin/touch", "/tmp/pn-test-never"], 0, ident), capture_output=True,
-                             text=True, timeout=60)
-    assert refused.returncode == runas.FAILED and not os.path.exists("/tmp/pn-test-never"), refused.stderr
+        for line in done.stdout.splitlines():  # the launched program, then the one it started
+            seen = json.loads(line)
+            assert seen["ids"] == [[ident] * 3, [ident] * 3, []] and seen["user"] == "pn-example", seen
+            assert seen["caps"] == [caps] * 5 + ["1"], (keep, seen)
+            assert set(seen["tried"].values()) == {"refused"}, seen
+        assert len(done.stdout.splitlines()) == 2, done.stdout
+    for uid, gid in ((0, ident), (ident, 0)):
+        with pytest.raises(ValueError):
+            runas.command(["/usr/bin/touch", "/tmp/pn-test-never"], uid, gid)
+
+
+def test_the_probe_refuses_a_launcher_that_leaves_a_power(monkeypatch):
+    """``runas.probe`` (once per capture) fails when the launched program could gain privileges again."""
+    from pytorch_notes.execute import runas
+
+    ident, keep = _launcher_or_skip()  # the interpreter may be in a folder only root can enter
+    assert runas.probe(ident, ident, keep, ["/usr"]) == ""
+    launch = runas.command
+    monkeypatch.setattr(runas, "command", lambda *a, **k: [x for x in launch(*a, **k) if x != "--no-new-privs"])
+    assert "NoNewPrivs 0" in runas.probe(ident, ident, keep, ["/usr"])
+    monkeypatch.setattr(runas, "command", lambda *a, **k: [x.replace("=-all", "=+all") if x.startswith("--bounding")
+                                                           else x for x in launch(*a, **k)])
+    assert "capabilities left" in runas.probe(ident, ident, keep, ["/usr"])
+
+
+def test_without_setpriv_the_example_runs_as_the_captures_user_and_the_warning_says_why(monkeypatch, tmp_path):
+    from pytorch_notes.execute import fallback, runas
+
+    monkeypatch.setattr(fallback.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(runas.shutil, "which", lambda name, *a, **k: None)
+    user, why = fallback.example_user([])
+    assert user is None and "setpriv (util-linux) is not installed" in why, why
+    with pytest.raises(FileNotFoundError):
+        runas.command(["/usr/bin/true"], 300000000, 300000000)
+    root = tmp_path / "repo"
+    root.mkdir()
+    runs = fallback.Fallback(root)
+    try:
+        assert runs.user is None and runs.command(["/usr/bin/true"]) == ["/usr/bin/true"]
+        assert "this capture's own user (setpriv (util-linux) is not installed" in runs.warning(), runs.warning()
+    finally:
+        runs.close()
 
 
 def test_a_fresh_id_is_nobody_elses(monkeypatch):

@@ -2,9 +2,9 @@
 
 Without a sandbox the example is a plain process of this machine, so the capture:
 
-* runs it as a user of its own when the capture is root (``example_user``; ``runas.py``): a uid and gid no
-  account, group or process has, new for each run, without capabilities, or with only
-  ``CAP_DAC_READ_SEARCH`` when such a user cannot read what a run needs (an interpreter under ``/root``). It
+* runs it as a user of its own when the capture is root and ``setpriv`` is there (``example_user``;
+  ``runas.py``): a uid and gid no account, group or process has, new for each run, without capabilities, or
+  with only ``CAP_DAC_READ_SEARCH`` when such a user cannot read what a run needs (an interpreter under ``/root``). It
   cannot then signal the capture (``os.kill(os.getppid(), SIGKILL)`` fails with EPERM) or write the
   repository; its scratch folders are handed to it (``hand_over``);
 * snapshots the repository before and after the run (``repocheck``), with a copy of the files git
@@ -13,9 +13,9 @@ Without a sandbox the example is a plain process of this machine, so the capture
 * removes what the example's user left in ``/tmp``, ``/var/tmp`` and ``/dev/shm`` (``TempEntries``): that
   uid is the run's alone, so nothing another program made is touched.
 
-As the capture's own user (a contributor's machine without bubblewrap, or root without the capabilities
-to change user) the example can do what that user can: read the user's files, signal or trace the capture,
-write anywhere the user may. The repository is still checked and its changes undone as far as git and the
+As the capture's own user (a contributor's machine without bubblewrap, or root without ``setpriv`` or the
+capabilities to change user) the example can do what that user can: read the user's files, signal or trace
+the capture, write anywhere the user may. The repository is still checked and its changes undone as far as git and the
 copies allow; its ``TMPDIR`` (and ``TEMP``, ``TMP``) is a folder of the run, removed with it, but what it
 writes to ``/tmp`` or ``/dev/shm`` by name is left alone: another program of the same user cannot be told
 apart from the example there. ``Fallback.warning`` says which of these applies.
@@ -79,11 +79,13 @@ def can_read(path: Path, user: ExampleUser) -> bool:
 
 def example_user(needed: list[Path]) -> tuple[ExampleUser | None, str]:
     """(the user an example runs as, "") when this process is root and can start a user of its own
-    (``runas.fresh_id``) that reads this interpreter and every path of ``needed``, with
+    (``runas.fresh_id``; started by ``setpriv``) that reads this interpreter and every path of ``needed``, with
     ``CAP_DAC_READ_SEARCH`` if it must; else (None, why not). Starts the interpreter once as that user to
     make sure (``runas.probe``)."""
     if os.geteuid() != 0:
         return None, "the capture is not root, so it cannot run examples as another user"
+    if runas.launcher() is None:
+        return None, "setpriv (util-linux) is not installed, so the capture cannot run examples as another user"
     ident = runas.fresh_id()
     if ident is None:
         return None, "no uid is free for the examples in this user namespace"

@@ -151,11 +151,12 @@ class _Stored:
         self.changed = False
 
 
-def persist(directory: Path, version: str) -> None:
+def persist(directory: Path | None, version: str) -> None:
     """Keep the memos declared with a ``persist`` name in ``directory`` (``save`` writes them; each is
     read on its first use). ``version`` is part of every stored file: pass a digest of the code whose
     results are kept (the site build passes its cache's environment digest, ``site/cache.py``), so that
-    changed code never reads an older code's results.
+    changed code never reads an older code's results. ``directory`` None: nothing is read or written
+    any more (as before any call).
 
     The files are pickles, read only from this directory, which the project's own build writes
     (``.cache/pytorch-notes/memo/``: ``make clean`` removes it).
@@ -165,6 +166,21 @@ def persist(directory: Path, version: str) -> None:
         for s in _stored:
             s.loaded = False  # read again from the new place
         _directory, _version = directory, version
+
+
+def persisting() -> tuple[Path | None, str]:
+    """The ``(directory, version)`` that ``persist`` was last given; ``(None, "")`` before any call."""
+    return _directory, _version
+
+
+def forget() -> None:
+    """Empty every memo declared with a ``persist`` name and mark its stored file unread, as a new process
+    starts (what ``persist`` set stays): each memo's next call computes its result again or reads it from
+    its stored file. For tests, which play several processes in one."""
+    for s in _stored:
+        s.cache.clear()
+        s.used.clear()
+        s.loaded, s.changed = False, False
 
 
 def save() -> None:

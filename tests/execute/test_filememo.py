@@ -24,23 +24,18 @@ def _upper(text: str) -> str:
 @pytest.fixture(autouse=True)
 def _isolated():
     """Each test starts with empty memos and no persistence; what it turns on is turned off after."""
-    saved = filememo._directory, filememo._version
-    filememo._directory, filememo._version = None, ""
-    for fn in (_length, _upper):
-        fn.cache_clear()
+    saved = filememo.persisting()
+    filememo.persist(None, "")
+    filememo.forget()
     CALLS.clear()
     yield
-    filememo._directory, filememo._version = saved
-    for s in filememo._stored:
-        s.loaded = False
+    filememo.persist(*saved)
+    filememo.forget()
 
 
 def _new_process():
     """What a new process sees: empty memories, the files on disk read again on first use."""
-    _length.cache_clear()
-    _upper.cache_clear()
-    for s in filememo._stored:
-        s.loaded = False
+    filememo.forget()
 
 
 def test_a_result_is_reused_until_the_file_changes(tmp_path):

@@ -58,7 +58,7 @@ def test_make_serve_keeps_one_worker_for_the_notebooks_a_rebuild_redoes(tmp_path
 
     path = _notebook(tmp_path, "nb", [nbformat.v4.new_markdown_cell("# T")])
     cache = tmp_path / "cache"
-    options = {k: OPTIONS[k] for k in prewarm._NB2HTML_OPTIONS}
+    options = {k: OPTIONS[k] for k in prewarm.NB2HTML_OPTIONS}
     plugin = SimpleNamespace(config={"cache": True, "execute": False, "cache_dir": str(cache), "toc_depth": 6,
                                      **options})
     config = SimpleNamespace(plugins={"mkdocs-jupyter": plugin})

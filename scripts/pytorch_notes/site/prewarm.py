@@ -36,8 +36,9 @@ from pytorch_notes.site.mdcache import toc_tokens
 from pytorch_notes.site.progress import Progress
 
 MIN_MISSES = 4  # below this, starting a pool costs more than it saves
-_NB2HTML_OPTIONS = ("kernel_name", "theme", "allow_errors", "show_input", "no_input", "no_prompt",
-                    "remove_tag_config", "highlight_extra_classes", "include_requirejs", "custom_mathjax_url")
+# the options of mkdocs-jupyter's configuration that its page render passes to nb2html (besides execute)
+NB2HTML_OPTIONS = ("kernel_name", "theme", "allow_errors", "show_input", "no_input", "no_prompt",
+                   "remove_tag_config", "highlight_extra_classes", "include_requirejs", "custom_mathjax_url")
 
 
 def convert(job: tuple[str, str, dict, int]) -> str:
@@ -118,7 +119,7 @@ def missing(plugin, sources: list[Path]) -> list[tuple[str, str, dict, int]]:
     config = plugin.config
     if not config["cache"] or config["execute"]:
         return []
-    options = {"execute": False, **{k: config[k] for k in _NB2HTML_OPTIONS}}
+    options = {"execute": False, **{k: config[k] for k in NB2HTML_OPTIONS}}
     jobs = []
     for nb in sources:
         cache_path = upstream.jupyter_cache_path(config, nb)

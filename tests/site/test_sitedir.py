@@ -98,18 +98,29 @@ def test_no_site_yet_means_nothing_to_remove(tmp_path):
 
 def test_make_serve_does_not_rewrite_a_generated_file_with_the_same_content(tmp_path):
     from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.plugins import BasePlugin
     from mkdocs.structure.files import File, Files
 
     site = tmp_path / "site"
     config = MkDocsConfig()
     config.load_dict({"site_name": "t", "site_dir": str(site), "docs_dir": str(tmp_path)})
     config.validate()
-    config.plugins._current_plugin = None  # as MkDocs sets it while it runs an event (File.generated reads it)
+
+    class Downloads(BasePlugin):
+        """Generates a download and a figure in ``on_files``, as the glue does (File.generated notes the plugin)."""
+        contents = ("", b"")
+
+        def on_files(self, files, *, config):
+            content_py, content_png = self.contents
+            return Files([*files, File.generated(config, "examples/a.py", content=content_py),
+                          File.generated(config, "fig.png", content=content_png)])
+
+    config.plugins["downloads"] = Downloads()
 
     def files_of(content_py, content_png):
+        config.plugins["downloads"].contents = (content_py, content_png)
         page = File("index.md", str(tmp_path), str(site), True)
-        return Files([page, File.generated(config, "examples/a.py", content=content_py),
-                      File.generated(config, "fig.png", content=content_png)])
+        return config.plugins.run_event("files", Files([page]), config=config)
 
     first = files_of("print('中文')\n", b"\x89PNG")
     assert sitedir.keep_unchanged_generated_files(first, config) is first  # nothing written yet

@@ -4,6 +4,7 @@ without the sandbox was published by a strict build)."""
 
 from __future__ import annotations
 
+from mkdocs.plugins import PluginCollection
 from mkdocs.structure.files import File, Files
 from pytorch_notes.site.plugin import PyTorchNotesPlugin
 
@@ -19,5 +20,8 @@ def test_docs_publishes_only_pages_and_assets(tmp_path):
         (docs / rel).write_text("x", encoding="utf-8")
     files = Files([File(rel, str(docs), str(tmp_path / "site"), True) for rel in kept + dropped])
     config = type("Config", (), {"docs_dir": str(docs)})()
-    out = PyTorchNotesPlugin()._restore_site(files, config=config)
+    plugins = PluginCollection()
+    plugins["pytorch-notes"] = PyTorchNotesPlugin()
+    first = plugins.events["files"][0]  # the plugin's first on_files handler, the one MkDocs runs first
+    out = first(files, config=config)
     assert sorted(f.src_uri for f in out) == sorted(kept)

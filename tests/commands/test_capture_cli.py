@@ -228,9 +228,13 @@ def test_progress_is_plain_lines_outside_a_terminal(capsys):
 
 
 def test_examples_that_require_cuda_run_first_and_alone(write_example, examples_dir):
-    """The GPU chapter measures the GPU: nothing may run beside it (capture/run.py, run_all)."""
+    """The GPU chapter measures the GPU: nothing may run beside it (capture/run.py, run_all).
+
+    Timed by events: each other example's run waits for a second one to run beside it (a barrier, which
+    a capture running them one at a time would break); a GPU example's run waits for a run beside it to
+    start, which ends the wait at once and is seen, for at most 0.05 s (a capture that keeps to the
+    rule never starts one: only a bounded wait can show that nothing started)."""
     import threading
-    import time
     from types import SimpleNamespace
 
     from pytorch_notes.capture.run import run_all
@@ -239,14 +243,21 @@ def test_examples_that_require_cuda_run_first_and_alone(write_example, examples_
     todo = [parse_example(write_example(f"ch/{name}.py", (cuda_header if name.startswith("gpu") else "") + OK),
                           examples_dir)
             for name in ("a", "gpu1", "b", "gpu2", "c", "d")]
-    lock, running, timeline = threading.Lock(), set(), []
+    lock = threading.Condition()
+    running, timeline, beside_gpu = set(), [], []
+    pair = threading.Barrier(2, timeout=10)
 
     class Runs:
         def run(self, ex):
             with lock:
                 running.add(ex.rel)
                 timeline.append((ex.rel, frozenset(running)))
-            time.sleep(0.05)
+                lock.notify_all()
+                if ex.needs_cuda:
+                    lock.wait_for(lambda: len(running) > 1, timeout=0.05)
+                    beside_gpu.append(frozenset(running))
+            if not ex.needs_cuda:
+                pair.wait()  # until another runs beside it: the others share the jobs
             with lock:
                 running.discard(ex.rel)
             return SimpleNamespace(status="cancelled", example=ex)
@@ -259,4 +270,5 @@ def test_examples_that_require_cuda_run_first_and_alone(write_example, examples_
     assert names[:2] == ["ch/gpu1.py", "ch/gpu2.py"] and sorted(names[2:]) == ["ch/a.py", "ch/b.py", "ch/c.py",
                                                                                 "ch/d.py"]
     assert all(beside == {rel} for rel, beside in timeline[:2]), timeline
+    assert beside_gpu == [{"ch/gpu1.py"}, {"ch/gpu2.py"}], "a run started beside a GPU example"
     assert any(len(beside) > 1 for _, beside in timeline[2:]), "the others still share the jobs"

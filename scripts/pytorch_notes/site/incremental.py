@@ -19,7 +19,7 @@ serve process, keeps what the previous build learnt and fixes each:
   per-language search index, in place, instead of writing Material's partial one.
 
 A full build (``make build``, the first build of ``make serve``) records the state and changes nothing.
-``tests/test_incremental.py`` edits a page, an example and a record and compares the served site with a
+``tests/site/test_incremental.py`` edits a page, an example and a record and compares the served site with a
 full build of the same tree, file by file. The live-reload server itself: ``servewatch``.
 """
 
@@ -223,7 +223,7 @@ def _headings(docs_dir: Path) -> dict[str, str | None]:
 
 class _NotInaccurate(logging.Filter):
     """Drop MkDocs' warning that a dirty build "will likely lead to inaccurate navigation": this module
-    makes it accurate (``tests/test_incremental.py``); and its note "The directory contains stale files",
+    makes it accurate (``tests/site/test_incremental.py``); and its note "The directory contains stale files",
     which every ``make serve`` printed, in a fresh clone too: mkdocs-static-i18n builds the other languages
     with ``build(config, dirty=True)`` and no ``serve_url``, into the folder where the first language was
     just written, and MkDocs says so of any dirty build into a folder that is not empty."""

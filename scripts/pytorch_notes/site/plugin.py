@@ -47,7 +47,7 @@ the order the plugins are listed. This plugin is listed first, but its handlers 
 other plugins' (search, mkdocs-static-i18n, offline, mkdocs-jupyter): a handler without a reason of its
 own to run elsewhere takes ``AFTER_OTHERS``, after every other plugin's default handlers (0) and before
 their late ones (-50, -100). Events with handlers at several priorities combine them (``CombinedEvent``);
-``tests/test_plugin.py`` checks the whole order.
+``tests/site/test_plugin.py`` checks the whole order.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ import zipfile
 from collections import Counter
 
 import pytest
+from mkdocs.plugins import PluginCollection
 from mkdocs.structure.files import Files
 from pytorch_notes.render.notebook import py_download
 from pytorch_notes.site.plugin import PyTorchNotesPlugin
@@ -39,7 +40,10 @@ def test_each_download_is_created_once_with_its_final_content(tmp_path, lang):
     plugin = PyTorchNotesPlugin()
     plugin.open_project(project)
     plugin.examples.new_build()
-    files = plugin._add_files(_Recorded([]), config=config)
+    plugins = PluginCollection()
+    plugins["pytorch-notes"] = plugin
+    add_files = plugins.events["files"][-1]  # the plugin's last files handler: the one that adds the site's files
+    files = add_files(_Recorded([]), config=config)
 
     counts = Counter(src for src, _ in files.added)
     assert [src for src, n in counts.items() if n > 1] == [], "a download created twice"

@@ -2,12 +2,14 @@
 from the store (never executed).
 
 ``Embeds.prepare`` (from ``on_page_markdown``) checks a page's embeds and keys each by the inputs of its
-rendering; ``EmbedExtension``, a Markdown extension added in ``on_config``, renders them and puts them in
-place while the page's Markdown is converted, with their HTML in the stash. A page whose conversion the
-Markdown cache holds (``mdcache``, keyed by those keys) is not converted, so its examples are not
-rendered. Both share the plugin's ``Embeds``, the page being built; the examples and their records come
-from the build's ``exampleindex.ExampleIndex``, and the downloads an example block links to are made by
-``downloads``.
+rendering, once per page: it returns a ``PreparedPage``, which is all the later steps read (the
+verification line, ``times``; the Markdown cache, ``mdcache``, keyed by those keys; and
+``EmbedExtension``, a Markdown extension added in ``on_config``, which renders the embeds and puts them in
+place while the page's Markdown is converted, with their HTML in the stash). MkDocs converts a page inside
+``Page.render``, with nothing of the plugin's passed in, so the last two find it as ``Embeds.page``. A page
+whose conversion the Markdown cache holds is not converted, so its examples are not rendered. The
+examples and their records come from the build's ``exampleindex.ExampleIndex``, and the downloads an
+example block links to are made by ``downloads``.
 """
 
 from __future__ import annotations
@@ -44,9 +46,10 @@ from pytorch_notes.store.untrusted import terminal_text
 
 
 @dataclass
-class _PageEmbeds:
-    """The embeds of the page being built, each under (example id, occurrence): the digest of what its
-    rendering reads (``keys``) and its Markdown, rendered when first asked for (``markdown``)."""
+class PreparedPage:
+    """A page's embeds as ``Embeds.prepare`` left them, each under (example id, occurrence): the digest of
+    what its rendering reads (``keys``, in the page's order) and its Markdown, rendered when first asked for
+    (``markdown``). ``page_name`` is the page's ``docs/...`` path."""
 
     page_name: str
     keys: dict[tuple[str, int], str] = field(default_factory=dict)
@@ -67,11 +70,13 @@ class Embeds:
 
     def __init__(self, examples: ExampleIndex) -> None:
         self.examples = examples
-        self.current: _PageEmbeds | None = None
+        # the page the conversion due next renders (``EmbedPreprocessor``, ``mdcache``): the last prepared
+        self.page: PreparedPage | None = None
         self.templates = PACKAGE  # the site's HTML templates (``templating.Templates``), set by each build
 
-    def prepare(self, markdown: str, page, config, lang: str, page_name: str) -> None:
-        """Check every embed of a page and key its rendering from the store, for ``EmbedPreprocessor``.
+    def prepare(self, markdown: str, page, config, lang: str, page_name: str) -> PreparedPage:
+        """Check every embed of a page and key its rendering from the store: the ``PreparedPage`` the
+        verification line, the Markdown cache and ``EmbedPreprocessor`` read (also left as ``self.page``).
 
         Raises:
             PluginError: a malformed or misspelled embed, a missing example, an unreadable example or
@@ -82,16 +87,12 @@ class Embeds:
             embeds = find_embeds(markdown, page_name)
         except PageError as exc:
             raise PluginError(str(exc)) from None
-        self.current = _PageEmbeds(page_name)
-        _render(self.current, embeds, page, config, lang, self)
-
-    def prepared(self) -> tuple[str | None, dict[tuple[str, int], str]]:
-        """What ``EmbedPreprocessor`` reads during the conversion now due: the page name and the key of each
-        embed ``prepare`` left (``mdcache`` keys a conversion by them)."""
-        return (None, {}) if self.current is None else (self.current.page_name, dict(self.current.keys))
+        self.page = PreparedPage(page_name)
+        _render(self.page, embeds, page, config, lang, self)
+        return self.page
 
 
-def _render(current: _PageEmbeds, embeds, page, config, lang: str, owner: Embeds) -> None:
+def _render(current: PreparedPage, embeds, page, config, lang: str, owner: Embeds) -> None:
     """Key a page's ``embeds`` in ``current``, each by what its rendering reads (the example's bytes, the
     stat of its store files, the language, its anchor and links, the override folder and the templates it
     holds; the rendering code and the templates' text, in the theme's overrides, are in every key of the
@@ -147,7 +148,7 @@ class EmbedPreprocessor(Preprocessor):
     after this); each of its raw HTML blocks (outputs, notices, the provenance line) is stored in the
     Markdown instance's HTML stash, as mkdocstrings does, so no later Markdown processing can touch it,
     whatever the block holds and however deep it is nested (tabs, admonitions, lists). The page's
-    rendered embeds are those ``embeds`` (``Embeds.prepare``) holds.
+    rendered embeds are those of ``embeds.page`` (the ``PreparedPage`` of ``Embeds.prepare``).
     """
 
     def __init__(self, md, embeds: Embeds | None) -> None:
@@ -155,7 +156,7 @@ class EmbedPreprocessor(Preprocessor):
         self.embeds = embeds
 
     def run(self, lines: list[str]) -> list[str]:
-        current = self.embeds.current if self.embeds is not None else None
+        current = self.embeds.page if self.embeds is not None else None
         if current is None:
             return lines
         out = list(lines)

@@ -5,7 +5,7 @@ every build, after ``on_page_markdown``, and most of a warm build's time would g
 the examples' code). ``Page.render`` is a function of
 
 * the page's Markdown after ``on_page_markdown`` and its examples, each by the key ``embed.Embeds.prepare``
-  gave it (what its rendering reads: ``EmbedPreprocessor`` renders it and puts it in place during the
+  gave it in the page's ``embed.PreparedPage`` (what its rendering reads: ``EmbedPreprocessor`` renders it and puts it in place during the
   conversion, so a page found here renders none);
 * the page's file (source path, URL) and every file of the build with its URL (links resolve to them);
 * the configuration (its Markdown extensions, their settings, link validation levels) as plain data;
@@ -66,10 +66,10 @@ def build_part(config, files) -> str:
     return digest([settings, listed])
 
 
-def page_key(store: Store, build: str, page, prepared: tuple[str | None, dict], digests: TextDigests) -> str:
+def page_key(store: Store, build: str, page, prepared, digests: TextDigests) -> str:
     """The key in ``store`` of one page's conversion: ``build`` (``build_part``), its Markdown, its embeds'
-    keys (``prepared``: ``embed.Embeds.prepared``) and its file."""
-    name, embeds = prepared
+    keys (``prepared``: its ``embed.PreparedPage``, or None for none) and its file."""
+    name, embeds = (None, {}) if prepared is None else (prepared.page_name, prepared.keys)
     return store.key("markdown", [build, page.file.src_uri, page.file.url, digests(page.markdown), name,
                     sorted([list(k), digests(v)] for k, v in embeds.items())])
 
@@ -118,7 +118,7 @@ def _restore(page, entry: dict, files, extras) -> bool:
 
 def install(store: Store, embeds=None, digests: TextDigests | None = None) -> None:
     """Make ``mkdocs.structure.pages.Page.render`` go through ``store`` (``on_config``), a page's conversion
-    keyed with the embeds ``embeds`` (``embed.Embeds``) prepared for it. The method is wrapped again only
+    keyed with the embeds ``embeds`` (``embed.Embeds``) prepared for it (its ``page``). The method is wrapped again only
     when another owner (store, embeds, digests) installs it: the plugin's, once for all its builds."""
     from mkdocs.structure.pages import Page  # noqa: PLC0415
 
@@ -145,7 +145,7 @@ def _cached_render(render, extras, owner, store, embeds, digests, builds):
         if found is None or found[0] is not files:
             builds.clear()
             found = builds[id(files)] = (files, build_part(config, files))
-        key = page_key(store, found[1], self, embeds.prepared() if embeds is not None else (None, {}), digests)
+        key = page_key(store, found[1], self, embeds.page if embeds is not None else None, digests)
         entry = store.get_json("markdown", key)
         if entry is not None and _restore(self, entry, files, extras):
             return None

@@ -262,10 +262,10 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
             return markdown
         lang = src_language(src)[0]
         banner = lag.twin_lag_banner(page, lang, self.project.docs_dir)
-        self.embeds.prepare(markdown, page, config, lang, f"docs/{src}")
+        prepared = self.embeds.prepare(markdown, page, config, lang, f"docs/{src}")  # its embeds, keyed once
         markdown = self.times.fill_page(markdown, page, files, self.courses.of(lang, config))  # the times tables
         markdown = coursemap.fill_page(markdown, self.courses.of(lang, config))  # the home page's course map
-        head = "\n\n".join(b for b in (banner, self.times.page_verification(page, files, lang, self.embeds),
+        head = "\n\n".join(b for b in (banner, self.times.page_verification(page, files, lang, prepared),
                                        self.bundles.chapter_link(page, config, lang)) if b)
         markdown = self.bundles.home_link(markdown, page, config, lang)  # the course zip's button on the home page
         markdown = book.home_link(markdown, page, self.project.root, lang, self.bundles.templates)  # and the PDF's

@@ -128,12 +128,11 @@ class TimesPage:
             if posixpath.basename(f.src_uri) == TIMES_PAGE and os.path.exists(f.abs_dest_path):
                 os.utime(f.abs_dest_path, (0, 0))
 
-    def page_verification(self, page, files, lang: str, embeds) -> str:
-        """The verification line of the page ``embeds`` (``embed.Embeds``) just prepared, from the records its
-        embeds show (``examples``), linking to its chapter's rows on the times page: the chapter most of its
-        embeds belong to (the first of equals)."""
-        _name, keys = embeds.prepared()
-        rels = list(dict.fromkeys(rel for rel, _ in keys))
+    def page_verification(self, page, files, lang: str, prepared) -> str:
+        """The verification line of ``page``, whose embeds are ``prepared`` (``embed.PreparedPage``), from the
+        records they show (``examples``), linking to its chapter's rows on the times page: the chapter most of
+        its embeds belong to (the first of equals)."""
+        rels = list(dict.fromkeys(rel for rel, _ in prepared.keys))
         records = [r for rel in rels if (r := self.examples.shown_example(rel)[1]) is not None]
         url = ""
         target = _times_file(page, files) if records else None

@@ -198,7 +198,7 @@ def test_failed_recapture_shows_last_good_output_with_notice_and_warns(write_exa
                                      config=SimpleNamespace(use_directory_urls=True), files=None)
     from test_embed import to_page_html
 
-    shown = to_page_html(md, plugin.embeds)
+    shown = to_page_html(md, plugin.checkout.embeds)
     assert "Re-capture failed" in shown and "ch/ex.py:3: ValueError: broken by an edit" in shown
     assert "the good output" in shown
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]

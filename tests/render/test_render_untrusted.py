@@ -98,7 +98,7 @@ def site_page(examples_dir):
         plugin = opened_plugin(examples_dir=examples_dir)
         md = plugin.on_page_markdown("# T\n\n::: example ch/ex.py\n", page=page,
                                      config=SimpleNamespace(use_directory_urls=True), files=None)
-        return to_html(md, embed.EmbedExtension(plugin.embeds))
+        return to_html(md, embed.EmbedExtension(plugin.checkout.embeds))
 
     return convert
 

@@ -113,7 +113,7 @@ def test_the_plugin_hands_one_course_maker_to_the_notebooks():
     from conftest import opened_plugin
 
     plugin = opened_plugin()
-    assert plugin.notebooks.courses is plugin.courses
+    assert plugin.checkout.notebooks.courses is plugin.checkout.courses
 
 
 def test_a_marker_line_is_replaced_outside_fenced_code_only_and_made_once():

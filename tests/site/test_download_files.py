@@ -39,7 +39,7 @@ def test_each_download_is_created_once_with_its_final_content(tmp_path, lang):
     config.theme["language"] = lang  # the language being built (mkdocs-static-i18n's, in the real site)
     plugin = PyTorchNotesPlugin()
     plugin.open_project(project)
-    plugin.examples.new_build()
+    plugin.checkout.examples.new_build()
     plugins = PluginCollection()
     plugins["pytorch-notes"] = plugin
     add_files = plugins.events["files"][-1]  # the plugin's last files handler: the one that adds the site's files
@@ -50,7 +50,7 @@ def test_each_download_is_created_once_with_its_final_content(tmp_path, lang):
     assert {f.src_uri: f.content_bytes for f in files} == dict(files.added), "a download changed after it was made"
     downloads = [src for src in counts if not src.endswith(("index.ipynb", ".md"))]
     for rel in ("ch1/x.py", "ch2/y.py"):  # the .py: the example as the reader downloads it, header included
-        example, record = plugin.examples.shown_example(rel)
+        example, record = plugin.checkout.examples.shown_example(rel)
         assert files.get_file_from_path(py_url(lang, rel)).content_string == py_download(example.text, record, [],
                                                                                            lang)
     zips = [src for src in downloads if src.endswith(".zip")]

@@ -30,7 +30,7 @@ def build(md: str, src: str = "zh/t.md") -> str:
     page = SimpleNamespace(file=SimpleNamespace(src_uri=src, url=src[:-3] + "/"))
     config = SimpleNamespace(use_directory_urls=True)
     plugin = opened_plugin()
-    return to_page_html(plugin.on_page_markdown(md, page=page, config=config, files=None), plugin.embeds)
+    return to_page_html(plugin.on_page_markdown(md, page=page, config=config, files=None), plugin.checkout.embeds)
 
 
 @pytest.mark.parametrize("wrap, container", [
@@ -134,14 +134,14 @@ def test_an_embed_is_keyed_by_what_its_rendering_reads_and_rendered_only_when_co
         page = SimpleNamespace(file=SimpleNamespace(src_uri=src, url=src[:-3] + "/"))
         config = SimpleNamespace(use_directory_urls=True, extra=extra or {})
         plugin.on_page_markdown(text, page=page, config=config, files=None)
-        return plugin.embeds.page.keys[("ch/ex.py", 1)]
+        return plugin.checkout.embeds.page.keys[("ch/ex.py", 1)]
 
     first = key()
     assert key() == first and renders == [], "the same inputs give the same key; preparing renders nothing"
     keys = {"language": key(src="en/t.md"), "page": key(src="zh/u.md"),
             "links": key(extra={"published_notebooks": "github:o/r@notebooks"})}
     key(text=md + "\n::: example ch/ex.py\n")
-    keys["anchor"] = plugin.embeds.page.keys[("ch/ex.py", 2)]  # its second embed: another id
+    keys["anchor"] = plugin.checkout.embeds.page.keys[("ch/ex.py", 2)]  # its second embed: another id
     path.write_text("# %%\nprint(1)  # zh: 二 | en: two\n", encoding="utf-8")  # the record stays fresh
     keys["example"] = key()
     record = record_path("ch/ex.py", "cpu", examples_dir)
@@ -149,9 +149,9 @@ def test_an_embed_is_keyed_by_what_its_rendering_reads_and_rendered_only_when_co
     keys["record"] = key()
     (tmp_path / "overrides" / "pytorch-notes" / "example").mkdir(parents=True)
     (tmp_path / "overrides" / "pytorch-notes" / "example" / "head.html").write_text("<div id='{{ anchor }}'>")
-    plugin.embeds.templates = Templates.of(tmp_path / "overrides")
+    plugin.checkout.embeds.templates = Templates.of(tmp_path / "overrides")
     keys["templates"] = key()
     assert len({first, *keys.values()}) == len(keys) + 1, keys
     assert renders == []
-    html = to_page_html(md, plugin.embeds)
+    html = to_page_html(md, plugin.checkout.embeds)
     assert len(renders) == 1 and "<div id='example-ch-ex'>" in html and "二" in html

@@ -19,9 +19,10 @@ the output store written by ``make capture``.
   build); every download, each once with its final content (``downloads``): the
   ``.ipynb`` notebooks, the ``.py`` of each example and its figures, the zips of each chapter and of the
   course (their contents: ``bundles``). Each language's course, once per build: ``course``.
-* ``on_page_markdown``: replace each ``::: example`` line with the rendered example (``embed``) and add
-  the translation-lag banner (``lag``) and the links to the zips (``bundles``); fill the computation-times
-  page and link each chapter's verification line to its rows there (``times``).
+* ``on_page_markdown``: the page's Markdown as ``checkout`` makes it: each ``::: example`` line replaced
+  with the rendered example (``embed``), the translation-lag banner (``lag``), the links to the zips
+  (``bundles``), the computation-times page filled and each chapter's verification line linked to its rows
+  there (``times``).
 * ``on_page_content``: a notebook page's title, downloads, stylesheets and figures (``notebook_view``).
 * ``on_nav``: each course section gets its chapters' notebook pages (``nav``).
 * ``on_env``: the templates in ``docs/overrides`` get the UI strings as ``pn_strings(lang)`` (``render.strings.ui``).
@@ -36,10 +37,10 @@ the output store written by ``make capture``.
   ``mkdocs serve``.
 
 State. What a build (or the builds of one process) keeps lives on the plugin's instance: objects made in
-``__init__``, or in ``open_project`` for the checkout being built (its ``project.Project``: pages, examples,
-records, caches), and passed to the functions that need them (the examples and records of a build:
-``exampleindex.ExampleIndex``; each language's course: ``course.Courses``; the page being built:
-``embed.Embeds``; what ``make serve`` learnt: ``incremental.Serve``; the caches' in-memory parts). No
+``__init__``, or in ``open_project`` for the checkout being built (``checkout.Checkout`` of its
+``project.Project``: the one cache, the examples and records of a build, each language's course, the page
+being built, ...), and passed to the functions that need them (what ``make serve`` learnt:
+``incremental.Serve``; the caches' in-memory parts). No
 module of ``site/`` holds mutable build state or the paths of a checkout.
 
 Event order. MkDocs runs an event's handlers by priority (``event_priority``), those of equal priority in
@@ -56,27 +57,18 @@ from mkdocs.config import config_options
 from mkdocs.config.base import Config
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from pytorch_notes import filememo
-from pytorch_notes.render import templating
 from pytorch_notes.render.strings import ui
 from pytorch_notes.site import (
     book,
     buildcache,
-    bundles,
     cache,
-    course,
-    coursemap,
-    downloads,
     embed,
-    exampleindex,
     fences,
     i18n,
     incremental,
-    lag,
     later,
     mdcache,
     nav,
-    notebook_styles,
     notebook_view,
     notebooks,
     prewarm,
@@ -85,10 +77,9 @@ from pytorch_notes.site import (
     search,
     servewatch,
     sitedir,
-    times,
     upstream,
-    zips,
 )
+from pytorch_notes.site.checkout import Checkout
 from pytorch_notes.site.common import page_language
 from pytorch_notes.site.deferimports import defer_import
 from pytorch_notes.site.project import CODE, Project
@@ -111,6 +102,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
     def __init__(self) -> None:
         super().__init__()
         self.project: Project | None = None  # the checkout being built (on_config, open_project)
+        self.checkout: Checkout | None = None  # the objects that read and write its files (open_project)
         self.serve = incremental.Serve()  # make serve: what the last build learnt, what this one redoes
         self.prewarm = prewarm.Prewarm()  # the notebooks' conversion ahead, in a cold build
         self.site = sitedir.SiteDir()  # the last build's files, written over (MkDocs would delete them first)
@@ -136,16 +128,7 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         """The objects that read and write the files of ``project`` (the first ``on_config``: MkDocs keeps
         this instance across the rebuilds of one ``mkdocs serve``, which builds one checkout)."""
         self.project = project
-        self.store = cache.Store.of(project)  # the one cache: pages, conversions, search entries, zips, ...
-        self.examples = exampleindex.ExampleIndex(project.examples_dir)  # each example and its records, per build
-        self.embeds = embed.Embeds(self.examples)  # the page being built
-        self.courses = course.Courses(project.docs_dir, project.examples_dir)  # each language's, once per build
-        self.notebooks = notebooks.NotebookSite(self.examples, project, self.store, self.courses)  # its notebooks
-        self.bundles = bundles.Bundles(zips.ZipCache(self.store))  # the zips' contents, the links to them
-        self.downloads = downloads.Downloads(self.examples, self.bundles)  # .py, figures, .ipynb, zips: the Files
-        self.times = times.TimesPage(project, self.examples)  # the computation-times page
-        # the code tokens the notebook stylesheet styles
-        self.tokens = notebook_styles.TokenStyles(project.docs_dir / notebook_styles.STYLESHEET)
+        self.checkout = Checkout(project)
 
     def load_config(self, options, config_file_path=None):
         """Defer ``defer_imports`` as soon as MkDocs has read this plugin's configuration, before it
@@ -189,26 +172,17 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
             self.open_project(found)
         if self.serving:  # what leaves the site, and every cache key, as make build has them (site_url "")
             config.site_url = ""  # mkdocs serve had set its own address
-        project = self.project  # one object for every build (buildcache.install compares its owners by identity)
-        notebooks.refuse_leftovers(project.docs_dir)
-        config.markdown_extensions.append(embed.EmbedExtension(self.embeds))  # the ::: example syntax
+        checkout = self.checkout  # one object for every build (buildcache.install compares its owners by identity)
+        notebooks.refuse_leftovers(checkout.project.docs_dir)
+        config.markdown_extensions.append(embed.EmbedExtension(checkout.embeds))  # the ::: example syntax
         config.markdown_extensions.append(fences.SameCodeOnce(self.highlights))  # a device tab's code: once
-        # the HTML templates, <custom_dir>/pytorch-notes/ before render/templates/
-        templates = templating.Templates.of(config.theme.custom_dir)
-        self.embeds.templates = self.times.templates = self.bundles.templates = templates
+        checkout.use_templates(config.theme.custom_dir)  # <custom_dir>/pytorch-notes/ before render/templates/
         # reuse search entries of unchanged inputs, and Markdown conversions
-        buildcache.install(self.store, self.serve, self.digests)
-        mdcache.install(self.store, self.embeds, self.digests)
+        buildcache.install(checkout.store, self.serve, self.digests)
+        mdcache.install(checkout.store, checkout.embeds, self.digests)
         buildcache.theme_listing()  # the theme's thousands of files listed once per process, not per build
         if not self.inner:  # the outer build (i18n builds the other languages inside it)
-            self.store.new_build()  # the environment digest of every key, read again
-            # parsed examples, loaded records, localized comments: kept across builds, under that digest
-            filememo.persist(project.cache_dir / "memo", self.store.env.digest())
-            self.serve.start_build(project, self.later.redo() if self.serving else frozenset())
-            self.examples.new_build(None if self.serve.plan.full else self.serve.plan.examples)  # serve: what changed
-            self.downloads.new_build()
-            self.courses.new_build()
-            self.notebooks.new_build()
+            checkout.new_build(self.serve, self.later.redo() if self.serving else frozenset())
             self.highlights.clear()
         return config
 
@@ -224,19 +198,19 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
 
     @event_priority(-200)  # after mkdocs-static-i18n (-100)
     def _add_files(self, files, *, config):
-        lang = page_language(config)
+        lang, checkout = page_language(config), self.checkout
         if not self.inner:  # the notebooks it redoes: rendered ahead (a cold build's on every core) or later
-            self.notebooks.write_all(config)
-            redone = [s for s in self.notebooks.sources() if self.serve.plan.redoes(str(s))]
+            checkout.notebooks.write_all(config)
+            redone = [s for s in checkout.notebooks.sources() if self.serve.plan.redoes(str(s))]
             self.later.convert_missing(config, redone, self.prewarm, self.serving)
         self.language_menu = i18n.language_menu(config)  # before a page changes it (notebook_page_context)
         # the chapter notebook pages (a placeholder for each still converting)
-        self.notebooks.add_files(files, config, lang, self.later.placeholders)
+        checkout.notebooks.add_files(files, config, lang, self.later.placeholders)
         # the downloads: .ipynb, each example's .py (localized, with a header) and figures, the zips
-        self.downloads.add(files, config, self.courses.of(lang, config), self.notebooks.downloads(lang))
+        checkout.downloads.add(files, config, checkout.courses.of(lang, config), checkout.notebooks.downloads(lang))
         book.add_pdf(files, config, self.project.root, lang)  # the course as a PDF, once make pdf printed it
         self.serve.mark_for_rebuild(files, lang)  # under make serve: the pages this rebuild must redo
-        self.times.rebuild_when_served(files, self.serve)  # and the times page, when an example or record did
+        checkout.times.rebuild_when_served(files, self.serve)  # and the times page, when an example or record did
         if self.serve.dirty:  # make serve: a generated file with the same content is not rewritten
             files = sitedir.keep_unchanged_generated_files(files, config)
         return files
@@ -246,13 +220,14 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
     @event_priority(-200)  # after mkdocs-static-i18n (-100)
     def on_nav(self, nav_, *, config, files):
         notebook_view.name_pages(nav_.pages + [f.page for f in files.documentation_pages() if f.page])
-        return nav.add_notebook_sections(nav_, files, self.courses.of(page_language(config), config))
+        return nav.add_notebook_sections(nav_, files, self.checkout.courses.of(page_language(config), config))
 
     @event_priority(AFTER_OTHERS)  # after mkdocs-static-i18n's
     def on_env(self, env, *, config, files):
         env.globals["pn_strings"] = ui  # the UI strings of a language, for docs/overrides (404, footer)
         self.serve.restore_skipped_pages(files)  # titles of the pages a dirty rebuild did not read
-        return buildcache.compiled_templates(env, self.store)  # Material's templates compiled once, not per build
+        # Material's templates compiled once, not per build
+        return buildcache.compiled_templates(env, self.checkout.store)
 
     @event_priority(AFTER_OTHERS)  # after mkdocs-static-i18n's (50)
     def on_page_markdown(self, markdown: str, *, page, config, files) -> str:
@@ -260,20 +235,11 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         if not src.endswith(".md"):
             self.prewarm.wait(page.file.abs_src_path)  # a notebook page: its conversion ahead is done
             return markdown
-        lang = src_language(src)[0]
-        banner = lag.twin_lag_banner(page, lang, self.project.docs_dir)
-        prepared = self.embeds.prepare(markdown, page, config, lang, f"docs/{src}")  # its embeds, keyed once
-        markdown = self.times.fill_page(markdown, page, files, self.courses.of(lang, config))  # the times tables
-        markdown = coursemap.fill_page(markdown, self.courses.of(lang, config))  # the home page's course map
-        head = "\n\n".join(b for b in (banner, self.times.page_verification(page, files, lang, prepared),
-                                       self.bundles.chapter_link(page, config, lang)) if b)
-        markdown = self.bundles.home_link(markdown, page, config, lang)  # the course zip's button on the home page
-        markdown = book.home_link(markdown, page, self.project.root, lang, self.bundles.templates)  # and the PDF's
-        return lag.insert_after_h1(markdown, head) if head else markdown
+        return self.checkout.page_markdown(markdown, page, config, files, src_language(src)[0])
 
     @event_priority(AFTER_OTHERS)
     def on_page_content(self, html: str, *, page, config, files) -> str:
-        html = notebook_view.prepare_page(html, page, config, self.tokens, self.examples)
+        html = notebook_view.prepare_page(html, page, config, self.checkout.tokens, self.checkout.examples)
         return search.exclude_example_tab_labels(html)
 
     @event_priority(1)  # just before Material's search plugin (0), after mkdocs-static-i18n's (50)
@@ -307,14 +273,12 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
             return
         search.split_search_index(config, self.serve, self.search_written)  # every language is written
         self.render_cache.release()
-        self.render_cache.evict(self.notebooks, config)  # the entries of no notebook of this build, any language
+        # the entries of no notebook of this build, any language
+        self.render_cache.evict(self.checkout.notebooks, config)
         self.prewarm.finish()
         quiet.report_notebook_conversions()
         self.site.remove_stale()
-        self.examples.end_build()
-        if self.serve.plan.full:  # a dirty rebuild uses a few entries: it says nothing of the rest
-            self.store.evict()
-        filememo.save()
+        self.checkout.end_build(self.serve.plan.full)
 
     on_post_build = CombinedEvent(_keep_404, _finish_site)
 
@@ -329,6 +293,6 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
         self.builds_open = 0  # mkdocs-static-i18n does not catch an inner build's error: every build ends
         self.render_cache.release()
         self.prewarm.finish(cancel=True)
-        if self.project is not None:
-            self.examples.end_build()
+        if self.checkout is not None:
+            self.checkout.examples.end_build()
         self.site.forget(error)

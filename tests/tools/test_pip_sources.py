@@ -1,11 +1,14 @@
-"""scripts/pip_sources.py: uv gets the package sources pip is configured with."""
+"""scripts/pip_sources.py: uv gets the package sources pip is configured with; the Makefile's install tries
+uv's cache first (--offline), then those sources."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import shutil
 import subprocess
 
+import pytest
 from conftest import ROOT
 
 spec = importlib.util.spec_from_file_location("pip_sources", ROOT / "scripts" / "pip_sources.py")
@@ -46,3 +49,33 @@ def test_a_virtualenv_without_pip_gets_the_sources_of_python3s_pip(tmp_path):
                           check=True).stdout
     system = subprocess.run([python3, script], capture_output=True, text=True, check=True).stdout
     assert bare == system
+
+
+FAKE_UV = """#!/bin/sh
+echo "$*" >> "$(dirname "$0")/uv-calls"
+case " $* " in *" --offline "*) exit "${FAKE_UV_OFFLINE_RC:-0}";; esac
+"""
+
+
+@pytest.mark.parametrize("offline_rc", [0, 2])
+def test_the_install_tries_uvs_cache_first_then_the_package_sources(tmp_path, offline_rc):
+    """Online, uv revalidated its stale cache entries and rebuilt jieba's sdist in every fresh clone: the
+    Makefile installs --offline first, and only when that fails (a package not cached) from the sources.
+    A stand-in uv records its calls (the virtualenv is real: the recipe writes its .pth file into it)."""
+    venv = tmp_path / "venv"
+    subprocess.run([shutil.which("python3"), "-m", "venv", "--without-pip", str(venv)], check=True)
+    (venv / "bin" / "uv").write_text(FAKE_UV, encoding="utf-8")
+    (venv / "bin" / "uv").chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS"))}
+    proc = subprocess.run(["make", "-s", f"VENV={venv}", f"{venv}/.installed-stamp"], cwd=ROOT, text=True,
+                          capture_output=True, env={**env, "FAKE_UV_OFFLINE_RC": str(offline_rc)})
+    assert proc.returncode == 0, proc.stderr
+    calls = (venv / "bin" / "uv-calls").read_text(encoding="utf-8").splitlines()
+    assert "--offline" in calls[0].split() and "-e .[dev]" in calls[0]
+    if offline_rc == 0:
+        assert len(calls) == 1 and "cache lacks" not in proc.stdout
+    else:
+        assert len(calls) == 2 and "--offline" not in calls[1].split() and "-e .[dev]" in calls[1]
+        assert "uv's cache lacks a package" in proc.stdout
+    assert (venv / ".installed-stamp").exists()
+

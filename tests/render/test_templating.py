@@ -61,8 +61,10 @@ def test_the_site_s_override_folder_is_under_its_theme_custom_dir():
 
     custom_dir = load_config(str(ROOT / "mkdocs.yml")).theme.custom_dir
     assert Path(custom_dir) / templating.OVERRIDES == ROOT / "docs" / "overrides" / "pytorch-notes"
-    plugin = (ROOT / "scripts" / "pytorch_notes" / "site" / "plugin.py").read_text(encoding="utf-8")
-    assert "templating.Templates.of(config.theme.custom_dir)" in plugin
+    site = ROOT / "scripts" / "pytorch_notes" / "site"
+    # the plugin hands the theme's custom_dir to the checkout, which makes the build's templates from it
+    assert "checkout.use_templates(config.theme.custom_dir)" in (site / "plugin.py").read_text(encoding="utf-8")
+    assert "templating.Templates.of(custom_dir)" in (site / "checkout.py").read_text(encoding="utf-8")
 
 
 def test_the_capture_side_imports_no_jinja():

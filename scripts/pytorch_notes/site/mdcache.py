@@ -5,8 +5,8 @@ every build, after ``on_page_markdown``, and most of a warm build's time would g
 the examples' code). ``Page.render`` is a function of
 
 * the page's Markdown after ``on_page_markdown`` and its examples, each by the key ``embed.Embeds.prepare``
-  gave it in the page's ``embed.PreparedPage`` (what its rendering reads: ``EmbedPreprocessor`` renders it and puts it in place during the
-  conversion, so a page found here renders none);
+  gave it in the page's ``embed.PreparedPage`` (what its rendering reads: ``EmbedPreprocessor`` renders it
+  and puts it in place during the conversion, so a page found here renders none);
 * the page's file (source path, URL) and every file of the build with its URL (links resolve to them);
 * the configuration (its Markdown extensions, their settings, link validation levels) as plain data;
 * and, as for every value of the build's one cache (``cache.Store``, kind ``markdown``), the environment:

@@ -131,6 +131,22 @@ def write_example(examples_dir: Path):
     return write
 
 
+@pytest.fixture
+def docs(tmp_path: Path):
+    """A docs/ tree; ``write("zh/x.md", text)`` adds a page (dedented) and returns its path; ``write.root``
+    is the tree (the page tests of parse and site)."""
+    root = tmp_path / "docs"
+
+    def write(rel: str, text: str) -> Path:
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+        return p
+
+    write.root = root
+    return write
+
+
 OUTSIDE_SECRET = "SECRET-1b7e3c"  # in the ``outside`` fixture's file: it must appear in no output
 
 

@@ -72,17 +72,21 @@ def _started(tmp: Path) -> bool:
     return any("slow started" in f.read_text(errors="replace") for f in tmp.glob("pn-run-*/stdout"))
 
 
-
-
-def test_capture_killed_mid_run_leaves_whole_files_and_next_run_finishes(write_example, examples_dir, tmp_path):
+def _fast_done_slow_running(write_example, examples_dir: Path, tmp_path: Path, *args: str):
+    """A real ``capture.py`` (``args`` added) on a fast and a slow example, once the fast one's record is written
+    and the slow one runs: (the capture's process, the flag the slow one waits on, the capture's TMPDIR)."""
     flag, tmp = examples_dir / "slow.flag", tmp_path / "tmp"  # where the sandbox shows it
     flag.write_text("")
     tmp.mkdir()
     write_example("a/fast.py", '# %%\nprint("fast")\n')
     write_example("b/slow.py", _slow(flag))
-    env = {**os.environ, "TMPDIR": str(tmp)}
-    proc = _capture_cli(examples_dir, env=env)
+    proc = _capture_cli(examples_dir, *args, env={**os.environ, "TMPDIR": str(tmp)})
     _wait_for(lambda: record_path("a/fast.py", "cpu", examples_dir).exists() and _started(tmp))
+    return proc, flag, tmp
+
+
+def test_capture_killed_mid_run_leaves_whole_files_and_next_run_finishes(write_example, examples_dir, tmp_path):
+    proc, flag, tmp = _fast_done_slow_running(write_example, examples_dir, tmp_path)
     # Leave a temp file as a write killed before its rename would.
     (examples_dir / "_outputs" / "a" / "fast" / ".cpu.json.x1.tmp").write_text('{"partial')
     proc.send_signal(signal.SIGKILL)
@@ -94,7 +98,7 @@ def test_capture_killed_mid_run_leaves_whole_files_and_next_run_finishes(write_e
     assert not record_path("b/slow.py", "cpu", examples_dir).exists()
 
     flag.unlink()
-    rerun = _capture_cli(examples_dir, env=env)
+    rerun = _capture_cli(examples_dir, env={**os.environ, "TMPDIR": str(tmp)})
     out, _ = rerun.communicate(timeout=120)
     assert rerun.returncode == 0, out
     assert "running 1 of 2" in out, out  # only the unfinished one
@@ -208,14 +212,7 @@ def test_failed_recapture_shows_last_good_output_with_notice_and_warns(write_exa
 def test_ctrl_c_stops_capture_promptly_keeps_what_finished_and_leaves_no_temporary_directory(
         write_example, examples_dir, tmp_path):
     """SIGINT, as Ctrl-C sends it, to a real ``capture.py -j 2`` while one example sleeps."""
-    flag, tmp = examples_dir / "slow.flag", tmp_path / "tmp"  # where the sandbox shows it
-    flag.write_text("")
-    tmp.mkdir()
-    write_example("a/fast.py", '# %%\nprint("fast")\n')
-    write_example("b/slow.py", _slow(flag))
-    env = {**os.environ, "TMPDIR": str(tmp)}
-    proc = _capture_cli(examples_dir, "-j", "2", env=env)
-    _wait_for(lambda: record_path("a/fast.py", "cpu", examples_dir).exists() and _started(tmp))
+    proc, flag, tmp = _fast_done_slow_running(write_example, examples_dir, tmp_path, "-j", "2")
     started = time.monotonic()
     proc.send_signal(signal.SIGINT)
     out, _ = proc.communicate(timeout=20)

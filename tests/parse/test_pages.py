@@ -5,27 +5,8 @@ gets in the build: site/test_page_faults.py."""
 
 from __future__ import annotations
 
-import textwrap
-from pathlib import Path
-
-import pytest
 from pytorch_notes import twins
 from pytorch_notes.pages import embed_mismatches, missing_twins, orphan_examples
-
-
-@pytest.fixture
-def docs(tmp_path: Path):
-    """A docs/ tree; ``write("zh/x.md", text)`` adds a page."""
-    root = tmp_path / "docs"
-
-    def write(rel: str, text: str) -> Path:
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-        return p
-
-    write.root = root
-    return write
 
 
 def test_page_missing_in_one_language_names_both_files(docs):

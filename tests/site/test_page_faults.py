@@ -10,7 +10,6 @@ import re
 import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -22,21 +21,6 @@ from pytorch_notes.site.lag import twin_lag_banner as _twin_lag_banner
 
 ROOT = Path(__file__).resolve().parents[2]
 MKDOCS = Path(sys.executable).with_name("mkdocs")
-
-
-@pytest.fixture
-def docs(tmp_path: Path):
-    """A docs/ tree; ``write("zh/x.md", text)`` adds a page."""
-    root = tmp_path / "docs"
-
-    def write(rel: str, text: str) -> Path:
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-        return p
-
-    write.root = root
-    return write
 
 
 # --- translation lag: the banner --------------------------------------------------------------

@@ -42,14 +42,18 @@ def test_a_served_rebuild_writes_the_index_a_full_build_writes_from_the_rebuilt_
     """What ``Written`` promises, seen from outside: the same index as a full build, and only the entries of
     the rebuilt pages processed again (counted as the calls of ``searchwords.mark_entry``), unless the
     boilerplate lines change; each language on its own."""
-    from pytorch_notes.site import searchwords
+    from pytorch_notes.site import searchmessages, searchwords
 
     def entry(page: str, code: str) -> dict:
-        return {"location": f"{page}/", "title": "张量", "text": f"<p>叶子节点</p><pre><code>{code}</code></pre>"}
+        return {"location": f"{page}/", "title": "张量", "text": f"<p>叶子节点</p><pre><code>{code}</code></pre>"
+                f"<p><code>RuntimeError: {page} is not a leaf tensor of the graph</code></p>"}
 
     def full(docs: list[dict]) -> tuple[list[dict], dict]:
         out = searchwords.mark_index(search.without_boilerplate_code({"docs": docs}))["docs"]
         return out, searchwords.vocabulary(out)
+
+    def quoted(lang: str, docs: list[dict]) -> bool:  # the messages of the index a full build writes
+        return written.messages(lang) == searchmessages.messages(full(docs)[0])
 
     processed: list[str] = []
     mark = searchwords.mark_entry
@@ -65,13 +69,14 @@ def test_a_served_rebuild_writes_the_index_a_full_build_writes_from_the_rebuilt_
     assert index == full(docs) and len(seen) == 8
     docs[0] = entry("p0", "y = 0")  # the page rebuilt: a new entry; the others are the same objects
     index, seen = write("zh", docs)
-    assert index == full(docs) and seen == ["p0/"]
+    assert index == full(docs) and seen == ["p0/"] and quoted("zh", docs)
     docs[2:4] = [entry("p2", "x = 1"), entry("p3", "x = 1")]  # now on 4 of 8 pages: boilerplate everywhere
     index, seen = write("zh", docs)
     assert index == full(docs) and "x = 1" not in index[0][1]["text"] and len(seen) == 8
     index, seen = write("en", docs[:1])
-    assert index == full(docs[:1]) and seen == ["p0/"]
+    assert index == full(docs[:1]) and seen == ["p0/"] and quoted("en", docs[:1]) and len(written.messages("en")) == 1
     assert write("zh", docs)[1] == [], "zh's entries are still known after en's index"
+    assert quoted("zh", docs) and len(written.messages("zh")) == 8
 
 
 def test_material_scrubs_only_pages_it_may_change_and_every_page_gets_its_content_back():

@@ -91,25 +91,36 @@ class Written:
     ``searchwords.mark_index``) with their words, by the identity of the entry each came from. Under
     ``make serve`` the entries of the pages a rebuild did not redo are the same objects
     (``incremental.Serve.serve_index``), so a rebuild processes the rebuilt pages' entries only (the
-    whole index again when the boilerplate lines change). Held by the plugin."""
+    whole index again when the boilerplate lines change), and so are the messages they quote
+    (``searchmessages``: listing them from every entry was a fifth of a served rebuild after a page edit,
+    py-spy, 2026-11-29). Held by the plugin."""
 
     def __init__(self) -> None:
-        self.known: dict[str, dict[int, tuple]] = {}  # lang -> id(entry) -> (entry, lines, common, written, words)
+        # lang -> id(entry) -> (entry, lines, common, written, words, messages)
+        self.known: dict[str, dict[int, tuple]] = {}
+        self.quoted: dict[str, list[str]] = {}  # lang -> the messages of the entries last written
 
     def docs(self, lang: str, docs: list[dict]) -> tuple[list[dict], Counter]:
         """The written entries of ``docs`` (``lang``'s index) and their words (``searchwords.vocabulary``)."""
-        known, kept, out, words = self.known.get(lang, {}), {}, [], Counter()
+        known, kept, out, words, quoted = self.known.get(lang, {}), {}, [], Counter(), set()
         hits = [known[id(d)] if id(d) in known and known[id(d)][0] is d else (d, _code_lines(d)) for d in docs]
         common = _boilerplate([hit[:2] for hit in hits])
         for hit in hits:
             if len(hit) == 2 or hit[2] != common:
                 written = searchwords.mark_entry(_strip(hit[0], common))
-                hit = (*hit[:2], common, written, searchwords.vocabulary([written]))
+                hit = (*hit[:2], common, written, searchwords.vocabulary([written]),
+                       searchmessages.messages([written]))
             kept[id(hit[0])] = hit
             out.append(hit[3])
             words.update(hit[4])
+            quoted.update(hit[5])
         self.known[lang] = kept
+        self.quoted[lang] = sorted(quoted)
         return out, words
+
+    def messages(self, lang: str) -> list[str]:
+        """The messages (``searchmessages.messages``) of the entries ``docs`` last wrote for ``lang``, sorted."""
+        return self.quoted.get(lang, [])
 
 
 def split_search_index(config, serve, written: Written) -> None:
@@ -149,7 +160,7 @@ def split_search_index(config, serve, written: Written) -> None:
         text = json.dumps({**entries, "docs": docs}, ensure_ascii=False, separators=(",", ":"))
         target.write_text(text, encoding="utf-8")
         target.with_name(Path(searchwords.VOCABULARY_FILE).name).write_text(
-            searchwords.vocabulary_script(words, stop, searchmessages.messages(docs)), encoding="utf-8")
+            searchwords.vocabulary_script(words, stop, written.messages(lang)), encoding="utf-8")
         if _offline_enabled(config):
             _write_offline_search_script(target, text)
 

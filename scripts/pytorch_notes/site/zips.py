@@ -7,13 +7,21 @@ deflated twice (chapter zips and the course zip), which costs far more than hash
 in memory and in the build's one cache (``cache.Store``, kind ``bundles``), keyed by its member names and
 contents (this module's code and the zlib of Python are in the key's environment); a warm build only hashes
 the members and reads the zips.
+
+A zip deflates each member on its own, so under ``make serve`` a member is deflated once per content
+(``ZipCache.deflated``, by the sha256 of the content): after an example edit, re-zipping both languages'
+course and chapter zips deflated all of the course again (0.5 s per course zip, 6 MB of members; 43 % of an
+example edit's rebuild under py-spy, 2026-11-29), and now deflates the one changed file. Python's ``zipfile``
+cannot take a member already deflated, so ``zip_bytes`` writes the archive's records itself (PKWARE's
+APPNOTE.TXT 4.3: local file header, data, central directory, end of central directory), the same bytes as
+``zipfile`` writes for these members (``tests/site/test_bundles.py`` compares them).
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
-import zipfile
+import struct
+import zlib
 
 from pytorch_notes.render.strings import STRINGS
 from pytorch_notes.site.cache import Store
@@ -24,18 +32,55 @@ DATE_TIME = (1980, 1, 1, 0, 0, 0)  # every member's time stamp: the earliest a z
 COMPRESS_LEVEL = 6
 
 
-def zip_bytes(members: dict[str, bytes]) -> bytes:
+_LOCAL = struct.Struct("<4s2B4HL2L2H")     # local file header (zipfile.structFileHeader)
+_CENTRAL = struct.Struct("<4s4B4HL2L5H2L")  # central directory entry (zipfile.structCentralDir)
+_END = struct.Struct("<4s4H2LH")            # end of central directory (zipfile.structEndArchive)
+_VERSION = 20       # 2.0: deflate; the "version made by" and "needed to extract" zipfile writes for them
+_UNIX = 3           # "made on" Unix, wherever it is built, so that the mode below is read
+_MODE = 0o100644 << 16  # a regular file, rw-r--r--
+_UTF8_NAME = 0x800  # general purpose flag 11: the name is UTF-8 (zipfile sets it for a non-ASCII name)
+_DEFLATED = 8
+_DOS_TIME = 0
+_DOS_DATE = (DATE_TIME[0] - 1980) << 9 | DATE_TIME[1] << 5 | DATE_TIME[2]
+
+
+def deflate(data: bytes) -> tuple[int, bytes]:
+    """``data``'s CRC-32 and raw deflate stream at ``COMPRESS_LEVEL``, as ``zipfile`` deflates a member."""
+    compressor = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -15)
+    return zlib.crc32(data), compressor.compress(data) + compressor.flush()
+
+
+def zip_bytes(members: dict[str, bytes], deflated: dict[str, tuple[int, bytes]] | None = None,
+              digests: dict[str, str] | None = None) -> bytes:
     """A deflated zip of ``members`` (path inside the zip -> content), the same bytes for the same
-    members: sorted by path, each with the time stamp ``DATE_TIME``, mode 0644 and "made on" Unix."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as zf:
-        for name in sorted(members):
-            info = zipfile.ZipInfo(name, date_time=DATE_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.create_system = 3  # Unix, wherever it is built, so that the mode below is read
-            info.external_attr = 0o100644 << 16  # a regular file, rw-r--r--
-            zf.writestr(info, members[name], compresslevel=COMPRESS_LEVEL)
-    return buf.getvalue()
+    members: sorted by path, each with the time stamp ``DATE_TIME``, mode 0644 and "made on" Unix.
+
+    ``deflated`` (sha256 of a content -> ``deflate`` of it) supplies members deflated before and takes the
+    new ones; ``digests`` (path -> sha256 of its content) saves hashing them again. Raises ``ValueError``
+    for a zip of 4 GiB or more (zip64 is not written)."""
+    deflated = {} if deflated is None else deflated
+    digests = digests or {}
+    out, central = bytearray(), bytearray()
+    for name in sorted(members):
+        data = members[name]
+        key = digests.get(name) or digest(data)
+        if key not in deflated:
+            deflated[key] = deflate(data)
+        crc, packed = deflated[key]
+        try:
+            raw, flags = name.encode("ascii"), 0
+        except UnicodeEncodeError:
+            raw, flags = name.encode("utf-8"), _UTF8_NAME
+        offset = len(out)
+        out += _LOCAL.pack(b"PK\x03\x04", _VERSION, 0, flags, _DEFLATED, _DOS_TIME, _DOS_DATE, crc,
+                           len(packed), len(data), len(raw), 0) + raw + packed
+        central += _CENTRAL.pack(b"PK\x01\x02", _VERSION, _UNIX, _VERSION, 0, flags, _DEFLATED, _DOS_TIME,
+                                 _DOS_DATE, crc, len(packed), len(data), len(raw), 0, 0, 0, 0, _MODE, offset)
+        central += raw
+    if len(out) + len(central) >= 0xFFFFFFFF or len(members) >= 0xFFFF:
+        raise ValueError(f"a zip of {len(members)} members and {len(out)} bytes needs zip64, not written here")
+    end = _END.pack(b"PK\x05\x06", 0, 0, len(members), len(members), len(central), len(out), 0)
+    return bytes(out + central + end)
 
 
 def digest(data: bytes) -> str:
@@ -50,6 +95,8 @@ class ZipCache:
     def __init__(self, store: Store | None = None) -> None:
         self.store = store
         self.memory: dict[str, bytes] = {}  # key -> zip
+        self.deflated: dict[str, tuple[int, bytes]] = {}  # sha256 of a member's content -> ``deflate`` of it
+        self.used: set[str] = set()  # the keys of ``deflated`` the zips since the last ``keep`` used
 
     def zip(self, members: dict[str, bytes], digests: dict[str, str] | None = None) -> bytes:
         """``zip_bytes(members)``, kept under the key of its members (``digests`` gives the sha256 of
@@ -61,18 +108,22 @@ class ZipCache:
         if found is None and self.store is not None:
             found = self.store.get("bundles", key)
         if found is None:
-            found = zip_bytes(members)
+            found = zip_bytes(members, self.deflated, dict(listing))
             if self.store is not None:
                 self.store.put("bundles", key, found)
         elif self.store is not None:
             self.store.keep("bundles", key)  # from memory: still used by this build
         self.memory[key] = found
+        self.used.update(d for _, d in listing)
         return found
 
     def keep(self, limit: int) -> None:
-        """Keep the memory to the last ``limit`` zips."""
+        """Keep the memory to the last ``limit`` zips, and the deflated members to those of the zips made
+        or found since the last call (one build's)."""
         while len(self.memory) > limit:
             self.memory.pop(next(iter(self.memory)))
+        self.deflated = {k: v for k, v in self.deflated.items() if k in self.used}
+        self.used = set()
 
 
 # --- README.txt ----------------------------------------------------------------------------------------

@@ -89,6 +89,20 @@ def test_a_member_is_deflated_once_per_content(monkeypatch):
     assert cache.deflated == {}
 
 
+def test_a_zip_from_the_last_build_gives_its_deflated_members(tmp_path, monkeypatch):
+    """The first edit under ``make serve`` after a build that read its zips from the cache deflates only the
+    edited member: the others come from the cached zip's local headers."""
+    zips.ZipCache(Store(tmp_path)).zip(MEMBERS)
+    deflated: list[bytes] = []
+    real = zips.deflate
+    monkeypatch.setattr(zips, "deflate", lambda data: deflated.append(data) or real(data))
+    cache = zips.ZipCache(Store(tmp_path))  # a new process
+    cache.zip(MEMBERS)
+    edited = {**MEMBERS, "a.txt": b"edited\n"}
+    assert cache.zip(edited) == _zipfile_bytes(edited) and deflated == [b"edited\n"]
+    assert zips.deflated_members(_zipfile_bytes(edited)) == {name: real(data) for name, data in edited.items()}
+
+
 def test_cached_zip_same_bytes_and_keyed_by_content(tmp_path, monkeypatch):
     cache = zips.ZipCache(Store(tmp_path))
     made = cache.zip(MEMBERS)

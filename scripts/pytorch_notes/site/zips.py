@@ -83,6 +83,22 @@ def zip_bytes(members: dict[str, bytes], deflated: dict[str, tuple[int, bytes]] 
     return bytes(out + central + end)
 
 
+def deflated_members(archive: bytes) -> dict[str, tuple[int, bytes]]:
+    """The members of a zip ``zip_bytes`` wrote, by name: each one's CRC-32 and deflated bytes, read from its
+    local file header (no data descriptor follows: the sizes are in the header). Raises ``ValueError`` on
+    another layout."""
+    found, at = {}, 0
+    while archive.startswith(b"PK\x03\x04", at):
+        (_, _, _, flags, method, _, _, crc, packed, _, name_len, extra_len) = _LOCAL.unpack_from(archive, at)
+        if method != _DEFLATED or flags & ~_UTF8_NAME or extra_len:
+            raise ValueError("not a zip written by zip_bytes")
+        start = at + _LOCAL.size
+        name = archive[start:start + name_len].decode("utf-8" if flags else "ascii")
+        found[name] = (crc, archive[start + name_len:start + name_len + packed])
+        at = start + name_len + packed
+    return found
+
+
 def digest(data: bytes) -> str:
     """SHA-256 of ``data``, hex."""
     return hashlib.sha256(data).hexdigest()
@@ -107,6 +123,8 @@ class ZipCache:
         found = self.memory.get(key)
         if found is None and self.store is not None:
             found = self.store.get("bundles", key)
+            if found is not None:  # from the last build: its members need not be deflated again either
+                self._learn(found, dict(listing))
         if found is None:
             found = zip_bytes(members, self.deflated, dict(listing))
             if self.store is not None:
@@ -116,6 +134,16 @@ class ZipCache:
         self.memory[key] = found
         self.used.update(d for _, d in listing)
         return found
+
+    def _learn(self, archive: bytes, digests: dict[str, str]) -> None:
+        """Keep the deflated members of ``archive`` (read from the store) under their contents' ``digests``."""
+        try:
+            members = deflated_members(archive)
+        except (ValueError, UnicodeDecodeError, struct.error):
+            return  # written otherwise (an older build): its members are deflated when needed
+        for name, packed in members.items():
+            if name in digests:
+                self.deflated.setdefault(digests[name], packed)
 
     def keep(self, limit: int) -> None:
         """Keep the memory to the last ``limit`` zips, and the deflated members to those of the zips made

@@ -83,10 +83,29 @@ def test_a_member_is_deflated_once_per_content(monkeypatch):
     assert cache.zip(chapter) == _zipfile_bytes(chapter) and deflated == []
     edited = {**MEMBERS, "b/z.py": b"print('edited')\n"}
     assert cache.zip(edited) == _zipfile_bytes(edited) and deflated == [b"print('edited')\n"]
-    cache.keep(10)
+    cache.keep(10)  # Bundles keeps once per language: the other language's members stay one keep longer
     assert len(cache.deflated) == 4, "the members of the zips used since the last keep, old contents dropped"
+    cache.zip({"en.txt": b"en\n"})
     cache.keep(10)
-    assert cache.deflated == {}
+    assert len(cache.deflated) == 5
+    cache.keep(10)
+    assert list(cache.deflated) == [zips.digest(b"en\n")]
+
+
+def test_each_languages_members_outlive_the_other_languages_zips(monkeypatch):
+    """Bundles makes one language's zips, keeps, then the other's: an edit in the first language's next
+    rebuild still finds its other members deflated."""
+    deflated: list[bytes] = []
+    real = zips.deflate
+    monkeypatch.setattr(zips, "deflate", lambda data: deflated.append(data) or real(data))
+    cache = zips.ZipCache()
+    en = {name: data + b"# en\n" for name, data in MEMBERS.items()}
+    for members in (MEMBERS, en):  # a build: zh, then en
+        cache.zip(members)
+        cache.keep(10)
+    deflated.clear()
+    cache.zip({**MEMBERS, "b/z.py": b"print('edited')\n"})  # the next rebuild, zh
+    assert deflated == [b"print('edited')\n"]
 
 
 def test_a_zip_from_the_last_build_gives_its_deflated_members(tmp_path, monkeypatch):

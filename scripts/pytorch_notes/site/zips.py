@@ -113,6 +113,7 @@ class ZipCache:
         self.memory: dict[str, bytes] = {}  # key -> zip
         self.deflated: dict[str, tuple[int, bytes]] = {}  # sha256 of a member's content -> ``deflate`` of it
         self.used: set[str] = set()  # the keys of ``deflated`` the zips since the last ``keep`` used
+        self.used_before: set[str] = set()  # ...and those the zips between the two ``keep`` before used
 
     def zip(self, members: dict[str, bytes], digests: dict[str, str] | None = None) -> bytes:
         """``zip_bytes(members)``, kept under the key of its members (``digests`` gives the sha256 of
@@ -147,11 +148,13 @@ class ZipCache:
 
     def keep(self, limit: int) -> None:
         """Keep the memory to the last ``limit`` zips, and the deflated members to those of the zips made
-        or found since the last call (one build's)."""
+        or found since the call before the last (``Bundles`` calls this once per language: each language's
+        members are kept until its next build)."""
         while len(self.memory) > limit:
             self.memory.pop(next(iter(self.memory)))
-        self.deflated = {k: v for k, v in self.deflated.items() if k in self.used}
-        self.used = set()
+        kept = self.used | self.used_before
+        self.deflated = {k: v for k, v in self.deflated.items() if k in kept}
+        self.used_before, self.used = self.used, set()
 
 
 # --- README.txt ----------------------------------------------------------------------------------------

@@ -176,6 +176,26 @@ def test_the_marker_is_replaced_outside_code_blocks_only(monkeypatch):
     assert other.meta == {}, "a page without the tables does not"
 
 
+def test_the_tables_are_made_again_only_when_their_rows_change(monkeypatch):
+    """A rebuild under ``make serve`` that redoes the times page with the same rows reuses its tables."""
+    made = []
+    monkeypatch.setattr(site_times, "times_markdown", lambda found, lang, tpl: made.append(found) or f"{found}")
+    rows = [ChapterTimes("ch", "Ch", "ch.md")]
+    monkeypatch.setattr(site_times, "chapters", lambda *a: list(rows))
+    times_page = site_times.TimesPage(checkout())
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="en/times.md", url="en/times/"), meta={})
+
+    def fill(lang: str = "en") -> str:
+        return times_page.fill_page(f"# T\n\n{MARKER}\n", page, None, SimpleNamespace(lang=lang))
+
+    first = fill()
+    assert fill() == first and len(made) == 1
+    fill("zh")
+    assert len(made) == 2, "each language its own tables"
+    rows.append(ChapterTimes("other", "Other", "other.md"))
+    assert fill() != first and len(made) == 3, "changed rows: made again"
+
+
 def test_make_serve_redoes_the_times_page_when_an_example_or_record_changed(tmp_path, monkeypatch):
     from pytorch_notes.site.incremental import Plan, Serve
     html_file = tmp_path / "times.html"

@@ -95,6 +95,7 @@ class TimesPage:
         self.decided_for = None  # the rebuild's plan (``incremental.Plan``) that ``redo`` was decided for
         self.redo = False
         self.templates = PACKAGE  # the site's HTML templates (``templating.Templates``), set by each build
+        self.last: dict[str, tuple] = {}  # lang -> (its chapters, templates, the tables made of them)
 
     def fill_page(self, markdown: str, page, files, course: Course) -> str:
         """``markdown`` with each marker line (outside fenced code blocks: ``markers``) replaced by the times
@@ -102,7 +103,15 @@ class TimesPage:
         (``page.meta["pn_sortable"]``)."""
         def tables() -> str:
             self.filled_with = _outline(self.project.docs_dir)
-            return "\n" + times_markdown(chapters(course, files, page, self.examples), course.lang, self.templates)
+            found = chapters(course, files, page, self.examples)
+            last = self.last.get(course.lang)
+            # under make serve an example edit redoes this page (``rebuild_when_served``) though its rows rarely
+            # change (a comment leaves the record fresh): the same rows give the same tables, and making them
+            # was a seventh of such a rebuild (py-spy, 2026-11-29)
+            if last is None or last[0] != found or last[1] is not self.templates:
+                last = self.last[course.lang] = (found, self.templates,
+                                                 times_markdown(found, course.lang, self.templates))
+            return "\n" + last[2]
 
         markdown, filled = replace_marker_lines(markdown, MARKER, tables)
         if filled:

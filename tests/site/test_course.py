@@ -123,3 +123,29 @@ def test_a_marker_line_is_replaced_outside_fenced_code_only_and_made_once():
     assert found and calls == [1]
     assert out == "# T\n\nX\n\n````\n<!-- m -->\n```\n<!-- m -->\n````\n\nX\ntext <!-- m -->"
     assert replace_marker_lines("no marker\n", "<!-- m -->", lambda: pytest.fail("made")) == ("no marker\n", False)
+
+
+def test_the_notebook_index_is_kept_across_builds_and_forgets_files_gone(tmp_path, monkeypatch):
+    """``make serve`` reads ``notebooks.json`` once, not per rebuild, unless another build wrote it since;
+    entries of notebook files that no longer exist (a copy of the checkout that shared the cache) are dropped."""
+    project, config = _checkout(tmp_path)
+    store = Store(tmp_path / "cache")
+    gone = str(tmp_path / "elsewhere" / "x.ipynb")
+    (store.root / "notebooks.json").parent.mkdir(parents=True, exist_ok=True)
+    (store.root / "notebooks.json").write_text(json.dumps({gone: ["k", None]}), encoding="utf-8")
+    reads = []
+    real = notebooks._Index.__init__
+    monkeypatch.setattr(notebooks._Index, "__init__", lambda self, s: reads.append(1) or real(self, s))
+    examples = ExampleIndex(project.examples_dir)
+    site = notebooks.NotebookSite(examples, project, store, course_mod.Courses(project.docs_dir, project.examples_dir))
+    for _ in range(3):  # three builds of one process
+        examples.new_build()
+        site.new_build()
+        site.write_all(config)
+    assert len(reads) == 1
+    saved = json.loads((store.root / "notebooks.json").read_text(encoding="utf-8"))
+    assert gone not in saved and len(saved) == 8  # per language: 2 examples, 2 chapters
+    (store.root / "notebooks.json").write_text(json.dumps(saved), encoding="utf-8")  # another build wrote it
+    site.new_build()
+    site.write_all(config)
+    assert len(reads) == 2

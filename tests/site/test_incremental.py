@@ -146,3 +146,24 @@ def test_under_make_serve_materials_own_index_stays_empty(tmp_path, dirty):
         index.add_entry_from_context(page)
         assert serve.entries["a/"] and "alpha" in json.dumps(serve.entries["a/"])
         assert index.entries == ([] if dirty else serve.entries["a/"])
+
+
+def test_the_inputs_are_every_file_of_pages_examples_and_code_with_its_stat(tmp_path, monkeypatch):
+    """``_inputs`` (what ``Serve.decide`` compares): every file under the pages, the examples and the build
+    code, nested folders included, named as in this repository; not hidden files, bytecode caches or the
+    inside of a linked folder; an edit changes the file's key."""
+    files = ["pages/zh/a.md", "ex/ch/x.py", "ex/_outputs/ch/x/cpu.json", "code/site/m.py",
+             "ex/.capture.lock", "code/site/__pycache__/m.cpython-311.pyc", "elsewhere/y.py"]
+    for rel in files:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(rel, encoding="utf-8")
+    (tmp_path / "ex" / "linked").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    (tmp_path / "site.yml").write_text("site_name: T\n", encoding="utf-8")
+    monkeypatch.setattr(incremental, "CODE", tmp_path / "code")
+    project = Project(tmp_path / "site.yml", tmp_path, tmp_path / "pages", tmp_path / "ex", tmp_path / "cache")
+    found = incremental._inputs(project)
+    assert sorted(found) == ["docs/zh/a.md", "examples/_outputs/ch/x/cpu.json", "examples/ch/x.py", "mkdocs.yml",
+                             "scripts/site/m.py"]
+    (tmp_path / "ex/ch/x.py").write_text("edited, longer", encoding="utf-8")
+    again = incremental._inputs(project)
+    assert [k for k in found if found[k] != again[k]] == ["examples/ch/x.py"]

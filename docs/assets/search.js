@@ -211,6 +211,36 @@
     return /^[A-Za-z]{3}e$/.test(word) ? word + " " + word.slice(0, 3).toLowerCase() + "ing" : word;
   }
 
+  /* 6. A query term is what the index can hold. Three kinds of query found nothing at all:
+     - lunr's query syntax swallowed the term: "CUBLAS_WORKSPACE_CONFIG=:4096:8" was searched as
+       "CUBLAS_WORKSPACE_CONFIG=:", a field name and its colon, and Material drops a field that is not one of
+       the index's (title, text, tags) with the term in it; "^tensor" and "~tensor" are a boost and an edit
+       distance of nothing, "tensor^grad" a boost that is not a number (an invalid query);
+     - a character the index trims from its words stayed on the term's end: "what is a tensor?" searched
+       "tensor?*", and no word of the index starts so (lunr-languages' multi-language trimmer keeps only \w
+       and 一-龥 at each end of a word), nor "GPU?" nor "tensor…";
+     - a quoted phrase (Material's "all of these words") required its stop words, which the index leaves out:
+       '"what is a tensor"' found nothing.
+     Here a colon, ^, ~ and a backslash are spaces (this file adds its own boosts after this step: "n^1"), each
+     term is trimmed as the index trims its words, and a stop word inside quotes goes; a leading + (all of
+     these words) or *, a trailing * and the quotes are kept around a term. A term left empty goes. */
+  var LUNR_SYNTAX = /[:^~\\]/g, QUOTE = /["\u201c\u201d]/g;
+  var TRIM = /^[^\w\u4e00-\u9fa5]+|[^\w\u4e00-\u9fa5]+$/g;
+  /* An error's or warning's class before its message ("RuntimeError: Input type ... should be the same") names
+     no topic: every page that shows an error has one. Material dropped it as a field name; it still goes. */
+  var MESSAGE_CLASS = /(^|\s)\w*(?:Error|Warning|Exception):(?=\s+\S)/g;
+  function asIndexWords(raw) {
+    var quoted = false;
+    return raw.replace(MESSAGE_CLASS, "$1").replace(LUNR_SYNTAX, " ").split(/\s+/).map(function (t) {
+      var m = /^(["\u201c\u201d]*[+*]?)(.*?)(\*?["\u201c\u201d]*)$/.exec(t);
+      var core = m[2].replace(TRIM, ""), word = core.split(WORD_END).join("").toLowerCase();
+      var inside = quoted || m[1].search(QUOTE) >= 0;
+      quoted = ((m[1] + m[3]).match(QUOTE) || []).length % 2 ? !quoted : quoted;
+      if (inside && (LUNR_EN_STOP.has(word) || stopWords.has(word))) core = "";
+      return core ? m[1] + core + m[3] : m[1].replace(/[+*]/g, "") + m[3].replace("*", "");
+    }).filter(Boolean).join(" ");
+  }
+
   /* "detect_anomaly" is inside the word set_detect_anomaly: an identifier matches inside words too */
   function identifiersInside(raw) {
     return raw.replace(/(^|\s)(?=[A-Za-z]\w*_\w)/g, "$1*");
@@ -276,8 +306,8 @@
     var message = knownMessage(raw);
     if (message) return message;
     raw = pastedQuotes(raw);
-    return identifiersInside(shortWordsExact(withoutWeakTerms(withoutLoneDigits(stemmed(segment(
-      withoutEnglishStopWords(raw)), raw)))));
+    return identifiersInside(shortWordsExact(asIndexWords(withoutWeakTerms(withoutLoneDigits(stemmed(segment(
+      withoutEnglishStopWords(raw)), raw))))));
   };
 
   var box = document.querySelector('[data-md-component="search-query"]');

@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 from pytorch_notes.settings import LANGUAGES
-from pytorch_notes.site import searchmessages, searchwords
+from pytorch_notes.site import searchmessages, searchweights, searchwords
 from pytorch_notes.site.urls import lang_of_url, lang_root
 
 # An example's device tabs (render/html.py) as pymdownx.tabbed writes them: the marker, the tab set, its radio
@@ -157,6 +157,7 @@ def split_search_index(config, serve, written: Written) -> None:
         serve.remember_search(lang, entries)
         # without_boilerplate_code, then Chinese words marked as the browser marks a query (searchwords.py)
         docs, words = written.docs(lang, entries.get("docs", []))
+        docs = searchweights.weigh_contents(docs)  # a table of contents (the course map) weighs less
         text = json.dumps({**entries, "docs": docs}, ensure_ascii=False, separators=(",", ":"))
         target.write_text(text, encoding="utf-8")
         target.with_name(Path(searchwords.VOCABULARY_FILE).name).write_text(

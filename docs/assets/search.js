@@ -40,7 +40,7 @@
   var root = new URL(config.base.replace(/\/?$/, "/"), location.href);
 
   /* ---- 1. segmentation ---------------------------------------------------------------------- */
-  var vocabulary = null, stopWords = new Set(), total = 1, loading = false;
+  var vocabulary = null, latin = {}, latinWords = [], stopWords = new Set(), total = 1, loading = false;
   function loadVocabulary(then) {
     if (vocabulary || loading) return;
     loading = true;
@@ -48,6 +48,8 @@
     script.src = new URL("search/vocabulary.js", root).href;
     script.onload = function () {
       vocabulary = window.__pnVocabulary || {};
+      latin = window.__pnLatin || {};
+      latinWords = Object.keys(latin).sort();
       stopWords = new Set(window.__pnStopWords || []);
       total = 0;
       for (var w in vocabulary) total += vocabulary[w];
@@ -241,6 +243,42 @@
     }).filter(Boolean).join(" ");
   }
 
+  /* 7. A mistyped English word found nothing ("torch.compiel not working", "torch.complie 怎么 用": no results at
+     all) or only the query's other words ("brodcasting two tensors different shapes", "dataloder super slow",
+     "quantizaton explained simply"). A word of six letters or more that no word of the index starts with
+     (window.__pnLatin: the index's Latin words and their counts, site/searchwords.py) becomes the index's most
+     frequent word one edit away (a letter left out, added, changed, or two letters swapped), when there is
+     one. Not a shorter word: "grain dataloader" (JAX's loader, a word the site lacks) became "train". Not in a
+     pasted message (its words are the program's) nor inside quotes. */
+  var ALPHABET = "abcdefghijklmnopqrstuvwxyz";
+  function startsAWord(w) {
+    var lo = 0, hi = latinWords.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (latinWords[mid] < w) lo = mid + 1; else hi = mid; }
+    return lo < latinWords.length && latinWords[lo].lastIndexOf(w, 0) === 0;
+  }
+  function oneEditAway(w) {
+    var out = [];
+    for (var i = 0; i <= w.length; i++) {
+      var head = w.slice(0, i), tail = w.slice(i);
+      if (tail) out.push(head + tail.slice(1));
+      if (tail.length > 1) out.push(head + tail[1] + tail[0] + tail.slice(2));
+      for (var c = 0; c < ALPHABET.length; c++) {
+        if (tail) out.push(head + ALPHABET[c] + tail.slice(1));
+        out.push(head + ALPHABET[c] + tail);
+      }
+    }
+    return out;
+  }
+  function spelled(raw, typed) {
+    if (raw.indexOf('"') >= 0 || typed.trim().split(/\s+/).length >= PASTED_WORDS || !latinWords.length) return raw;
+    return raw.replace(/(^|[^A-Za-z0-9_])([A-Za-z]{6,})(?![A-Za-z0-9_])/g, function (all, before, word) {
+      var lower = word.toLowerCase(), best = null, most = 0;
+      if (startsAWord(lower)) return all;
+      oneEditAway(lower).forEach(function (e) { if (latin[e] > most) { best = e; most = latin[e]; } });
+      return before + (best || word);
+    });
+  }
+
   /* "detect_anomaly" is inside the word set_detect_anomaly: an identifier matches inside words too */
   function identifiersInside(raw) {
     return raw.replace(/(^|\s)(?=[A-Za-z]\w*_\w)/g, "$1*");
@@ -305,7 +343,7 @@
   window.__pnSearchQuery = function (raw) {
     var message = knownMessage(raw);
     if (message) return message;
-    raw = pastedQuotes(raw);
+    raw = spelled(pastedQuotes(raw), raw);
     return identifiersInside(shortWordsExact(asIndexWords(withoutWeakTerms(withoutLoneDigits(stemmed(segment(
       withoutEnglishStopWords(raw)), raw))))));
   };

@@ -42,3 +42,19 @@ def test_query_terms_are_trimmed_as_the_index_trims_its_words(tab, base):
                for q in ("tensor?", "GPU?", "^tensor", "m1: [64 x 320]", '"what is a tensor?"')}
     assert rewrite == {"tensor?": "tensor", "GPU?": "GPU", "^tensor": "tensor", "m1: [64 x 320]": "m1 x^1",
                        '"what is a tensor?"': '" tensor"'}, rewrite
+
+
+def test_a_mistyped_english_word_is_searched_as_the_index_spells_it(tab, base):
+    """search.js's spelled: a word of six letters or more that no word of the index starts with becomes the
+    index's most frequent word one edit away; a shorter word, or one with no such neighbour, stays."""
+    page = tab.page
+    page.goto(lang_root(base, "en"))
+    page.focus("input.md-search__input")
+    page.wait_for_function("() => !!window.__pnLatin")
+    rewrite = {q: page.evaluate("(q) => window.__pnSearchQuery(q)", q)
+               for q in ("dataloder super slow", "grain dataloader", "torch.compiel", "interview")}
+    assert rewrite == {"dataloder super slow": "dataloader super slow", "grain dataloader": "grain dataloader",
+                       "torch.compiel": "compil", "interview": "interview"}, rewrite
+    found = search_many(page, ["torch.compiel not working", "brodcasting two tensors different shapes"], attempts=1)
+    assert "/en/compile/" in found[0][:3] and found[1][:1] == ["/en/broadcasting/"], found
+

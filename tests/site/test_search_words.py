@@ -23,6 +23,16 @@ def test_the_vocabulary_counts_the_words_as_jieba_split_them():
     assert script.startswith('window.__pnVocabulary={"张量":1,') and 'window.__pnStopWords=["的"]' in script
 
 
+def test_the_vocabulary_counts_latin_words_for_the_browsers_spelling():
+    """search.js corrects a mistyped English word ("torch.compiel") to the index's word one edit away."""
+    docs = [{"title": "Compile", "text": f"<p>用 <code>torch.compile</code> 编译{J}CUDA张{M}量 &quot;x&quot; a_b</p>"}]
+    words = sw.vocabulary(docs)
+    assert {w: n for w, n in words.items() if w.isascii()} == {"compile": 2, "torch": 1, "cuda": 1}, words
+    script = sw.vocabulary_script(words, frozenset())
+    assert 'window.__pnLatin={"compile":2,"cuda":1,"torch":1};' in script, script
+    assert '"compile"' not in script.split("window.__pnLatin")[0], "the Chinese words' counts hold no Latin word"
+
+
 def test_lunr_stop_words_come_from_materials_copy_of_lunr_zh():
     stop = sw.lunr_stop_words()
     assert {"的", "了", "和", "是"} <= stop and len(stop) > 100

@@ -67,14 +67,21 @@ def mark_words(text: str) -> str:
     return _RUN.sub(lambda m: WORD_END.join(m.group(0)), text)
 
 
+# A Latin word as lunr keeps it (letters, digits, underscores), four characters or more, outside tags and entities
+_LATIN = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]{3,}")
+_MARKUP = re.compile(r"<[^>]+>|&#?\w+;")
+
+
 def vocabulary(docs: list[dict]) -> Counter:
     """Chinese word -> occurrences in the titles and texts of ``docs`` (marked or not; words longer
-    than ``MAX_WORD`` left out)."""
+    than ``MAX_WORD`` left out), and lower-case Latin word (``_LATIN``) -> occurrences: the browser corrects
+    a mistyped English word to one of them (``vocabulary_script``)."""
     counts: Counter = Counter()
     for doc in docs:
         for field in ("title", "text"):
             text = (doc.get(field) or "").replace(WORD_END, "")
             counts.update(w for w in _WORD.findall(text) if len(w) <= MAX_WORD)
+            counts.update(w.lower() for w in _LATIN.findall(_MARKUP.sub(" ", text)))
     return counts
 
 
@@ -89,15 +96,20 @@ def mark_index(index: dict) -> dict:
 
 
 def vocabulary_script(docs: list[dict] | Counter, stop: frozenset[str], messages: list[str] = ()) -> str:
-    """The text of ``VOCABULARY_FILE``: a script setting ``window.__pnVocabulary`` to word -> count,
-    ``window.__pnStopWords`` and ``window.__pnMessages`` (``searchmessages.messages``) (a script, not JSON,
-    so that ``make offline`` loads it from file://). ``docs``: the index's entries, or their ``vocabulary``."""
+    """The text of ``VOCABULARY_FILE``: a script setting ``window.__pnVocabulary`` to Chinese word -> count,
+    ``window.__pnLatin`` to Latin word -> count, ``window.__pnStopWords`` and ``window.__pnMessages``
+    (``searchmessages.messages``) (a script, not JSON, so that ``make offline`` loads it from file://).
+    ``docs``: the index's entries, or their ``vocabulary``."""
     counts = docs if isinstance(docs, Counter) else vocabulary(docs)
-    words = dict(sorted(counts.items()))  # stop words too: they shape the split, then are dropped
+    # stop words too: they shape the split, then are dropped
+    words = {w: n for w, n in sorted(counts.items()) if _WORD.match(w)}
+    latin = {w: n for w, n in sorted(counts.items()) if not _WORD.match(w)}
     data = json.dumps(words, ensure_ascii=False, separators=(",", ":"))
+    spelled = json.dumps(latin, separators=(",", ":"))
     stops = json.dumps(sorted(stop), ensure_ascii=False, separators=(",", ":"))
     known = json.dumps(list(messages), ensure_ascii=False, separators=(",", ":"))
-    return f"window.__pnVocabulary={data};window.__pnStopWords={stops};window.__pnMessages={known};\n"
+    return (f"window.__pnVocabulary={data};window.__pnLatin={spelled};window.__pnStopWords={stops};"
+            f"window.__pnMessages={known};\n")
 
 
 # --- the course's terms as words of jieba's dictionary ---------------------------------------------------

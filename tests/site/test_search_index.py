@@ -171,3 +171,21 @@ def test_the_device_tab_labels_are_marked_with_a_plain_attribute():
             '<input id="a" type="radio"><input id="b" type="radio"><div class="tabbed-labels"><label>CPU</label></div>')
     marked = search.exclude_example_tab_labels(html)
     assert '<div class="tabbed-labels" data-search-exclude="true">' in marked and "\\" not in marked, marked
+
+
+def test_lunrs_token_set_keys_are_fixed_once_in_the_built_site(tmp_path):
+    """site/searchlunr.py: the fix is appended to the site's copy of lunr's support script once, and a build whose
+    site lacks the script stops (its search would throw on some words)."""
+    import pytest
+    from pytorch_notes.site import searchlunr
+
+    script = tmp_path / searchlunr.SUPPORT_SCRIPT
+    script.parent.mkdir(parents=True)
+    script.write_text("!function(){}();\n", encoding="utf-8")
+    searchlunr.fix_token_set_keys(tmp_path)
+    searchlunr.fix_token_set_keys(tmp_path)
+    text = script.read_text(encoding="utf-8")
+    assert text.startswith("!function(){}();\n" + searchlunr.MARKER) and text.count(searchlunr.MARKER) == 1
+    assert '+ this.edges[labels[i]].id + ","' in text, "a comma after each child's id"
+    with pytest.raises(RuntimeError, match="lunr.stemmer.support.min.js"):
+        searchlunr.fix_token_set_keys(tmp_path / "elsewhere")

@@ -67,11 +67,19 @@ def bench_build(tmp: Path, repeat: int) -> tuple[list[Figure], Path]:
     warm = [mkdocs_build(root, site, env, over=True) for _ in range(repeat)]  # the cold builds warmed the cache
     shutil.rmtree(aside, ignore_errors=True)
     cores = os.cpu_count() or 1
-    return [Figure("build, stored outputs (warm cache)", "s", warm, ("<", 4), "over the last site, as make build"),
-            Figure("build, stored outputs (cold: .cache emptied)", "s", cold, ("<", 15),
-                   "over the last site, as make build"),
+    # Issue 43 replaced the absolute targets of issue 28 (a warm build under 4 s, a cold one under 15 s, set for
+    # 34 chapters) by relative ones: a cold build within 1.15x of its floor (each run's CPU over the cores, the
+    # least wall time any scheduling of the same work reaches), a warm one within 1.2x of plain Material (loop).
+    floor = [c / cores for c in cpu]
+    return [Figure("build, stored outputs (warm cache)", "s", warm, None,
+                   "over the last site, as make build; judged against plain Material (loop)"),
+            Figure("build, stored outputs (cold: .cache emptied)", "s", cold, None,
+                   "over the last site, as make build; judged against its floor below"),
             Figure("build, cold: CPU of all its processes", "s", cpu, None,
                    f"/ {cores} cores = the least cold build here"),
+            Figure("cold build / its floor (CPU of all its processes / cores)", "x",
+                   [w / f for w, f in zip(cold, floor, strict=True) if f > 0], ("<=", 1.15),
+                   "median of the runs, each against its own CPU (issue 43: at most 1.15x)"),
             Figure("build, cold but notebook conversions cached", "s", own, None,
                    "the build's own process: the least cold build on any number of cores")], site
 

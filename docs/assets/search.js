@@ -149,10 +149,16 @@
     }).join(" ");
   }
 
+  /* The usual names of the variable a method is called on (model.parameters(), tensor.register_hook, x.grad).
+     Not optimizer, loss or layer: they name chapters ("optimizer.step loss.backward order" asks about both) */
+  var RECEIVER = /(^|[^\w.])(?:model|net|tensor|self|module|input|output|out|x|y|t|ctx)\.(?=[A-Za-z_])/g;
   /* "Expected all tensors to be on the same device": without its stop words, the rare words rank */
   function withoutEnglishStopWords(raw) {
     /* "torch.where条件选择": "torch*" matches every page, titles first (boosted); the other words decide */
     var bare = raw.replace(/\b(?:torch|F)\.(?=[A-Za-z_])/g, "");  /* F.: "F*" matches as widely */
+    /* ...and so does the variable a method is called on: "model.parameters()" asks about parameters(), and
+       model* matched the pages that use a model most (large-models/, quantization/) before nn-module/ */
+    bare = bare.replace(RECEIVER, "$1");
     if (bare.trim() && bare !== raw) raw = bare;
     var words = raw.trim().split(/\s+/);
     if (words.length < 3 || raw.indexOf('"') >= 0) return raw;

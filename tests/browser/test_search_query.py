@@ -59,6 +59,16 @@ def test_a_mistyped_english_word_is_searched_as_the_index_spells_it(tab, base):
     assert "/en/compile/" in found[0][:3] and found[1][:1] == ["/en/broadcasting/"], found
 
 
+def test_the_variable_a_method_is_called_on_is_no_topic(tab, base):
+    """search.js's RECEIVER: "model.parameters()" asks about parameters(); optimizer and loss name chapters."""
+    page = tab.page
+    page.goto(lang_root(base, "en"))
+    rewrite = {q: page.evaluate("(q) => window.__pnSearchQuery(q)", q)
+               for q in ("model.parameters()", "tensor.register_hook", "optimizer.step loss.backward")}
+    assert rewrite == {"model.parameters()": "parameters", "tensor.register_hook": "*register_hook",
+                       "optimizer.step loss.backward": "optimizer.step loss.backward"}, rewrite
+
+
 # Indexes whose words make lunr 2.3.9 merge two different nodes of its automaton (site/searchlunr.py): the node
 # after "b" (edge "1" to node 234) and the one after "c" (edges "1" to node 2, "3" to node 4) had one key, "01234".
 # The automaton then held "c1qq", which the inverted index does not: a query for it threw in Material's worker.

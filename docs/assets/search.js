@@ -349,6 +349,9 @@
   window.__pnSearchQuery = function (raw) {
     var message = knownMessage(raw);
     if (message) return message;
+    /* "Missing key(s) in state_dict": the plural's (s) became a term of its own ("s^1", an exact word every
+       page has), and the chapter quoting the message fell from the first three */
+    raw = raw.replace(/(\w)\(s\)/gi, "$1");
     raw = spelled(pastedQuotes(raw), raw);
     return identifiersInside(shortWordsExact(asIndexWords(withoutWeakTerms(withoutLoneDigits(stemmed(segment(
       withoutEnglishStopWords(raw)), raw))))));

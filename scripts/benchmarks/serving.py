@@ -73,8 +73,12 @@ def free_port() -> int:
 
 
 def clean_make_env(env: dict) -> dict:
-    """``env`` without the variables of an enclosing make (``make bench`` would hand down its ARGS)."""
-    return {k: v for k, v in env.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+    """``env`` without the variables of an enclosing make: its flags, and the variables given on its command
+    line, which make also puts in its recipes' environment (``make bench ARGS="--only loop"`` handed its ARGS
+    down to the ``make serve`` of the fresh clones: ``mkdocs serve ... --only loop`` exited 2)."""
+    given = set(re.findall(r"(?:^|\s)([A-Za-z_]\w*)=", env.get("MAKEFLAGS", "").partition(" -- ")[2]))
+    drop = {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES"} | given
+    return {k: v for k, v in env.items() if k not in drop}
 
 
 def make_env(root: Path, env: dict) -> dict:

@@ -22,7 +22,7 @@ from benchmarks.loop import (
     strip_embeds,
 )
 from benchmarks.repo import BenchError, bench_env
-from benchmarks.serving import build_pending, poll_until, serve_script
+from benchmarks.serving import build_pending, clean_make_env, poll_until, serve_script
 from benchmarks.weight import page_weights
 from pytorch_notes.parse import parse_example
 from pytorch_notes.store.model import FORMAT, Provenance, Record
@@ -150,6 +150,21 @@ def test_serve_script_moves_the_recipe_to_the_given_port():
     assert serve_script("mkdocs serve --dev-addr=localhost:8000", 5) == "mkdocs serve --dev-addr=127.0.0.1:5"
     with pytest.raises(BenchError, match="no host:port"):
         serve_script("mkdocs serve", 5)
+
+
+def test_an_enclosing_makes_command_line_variables_do_not_reach_the_fresh_clones_make(tmp_path):
+    """make puts the variables given on its command line in its recipes' environment: ``make bench ARGS=...``
+    handed its ARGS to the fresh clones' ``make serve`` (``mkdocs serve ... --only build,loop``, exit 2)."""
+    import subprocess
+
+    (tmp_path / "Makefile").write_text('all:\n\t@printf "%s|%s" "$$ARGS" "$$MAKEFLAGS"\n', encoding="utf-8")
+    outer = subprocess.run(["make", "-s", "ARGS=--only build,loop", "PORT=8001"], cwd=tmp_path, text=True,
+                           capture_output=True, check=True).stdout
+    args, makeflags = outer.split("|")
+    env = {"ARGS": args, "PORT": "8001", "MAKEFLAGS": makeflags, "MAKELEVEL": "1", "HOME": "/home/x"}
+    assert args == "--only build,loop"
+    assert clean_make_env(env) == {"HOME": "/home/x"}
+    assert clean_make_env({"ARGS": "mine", "HOME": "/home/x"}) == {"ARGS": "mine", "HOME": "/home/x"}
 
 
 def test_build_pending_pairs_each_detected_change_with_its_end():

@@ -69,9 +69,9 @@ def test_the_variable_a_method_is_called_on_is_no_topic(tab, base):
                        "optimizer.step loss.backward": "optimizer.step loss.backward"}, rewrite
 
 
-# Indexes whose words make lunr 2.3.9 merge two different nodes of its automaton (site/searchlunr.py): the node
-# after "b" (edge "1" to node 234) and the one after "c" (edges "1" to node 2, "3" to node 4) had one key, "01234".
-# The automaton then held "c1qq", which the inverted index does not: a query for it threw in Material's worker.
+# Indexes whose words make lunr 2.3.9 merge two different nodes of its automaton (upstream.fix_lunr_token_set_keys):
+# the node after "b" (edge "1" to node 234) and the one after "c" (edges "1" to node 2, "3" to node 4) had one key,
+# "01234". The automaton then held "c1qq", which the inverted index does not: a query for it threw in Material's worker.
 # The fillers ("ade", ...) only number the nodes: 217 of them with lunr 2.3.9 from npm (TokenSet.fromArray), 218 in
 # Material 9.7's worker, which makes a node before; a range, for another version's count.
 _FILLERS = [f"a{a}{b}" for a in "defghijklmnoprstuvwxyz" for b in "defghijklmnoprstuvwxyz"]

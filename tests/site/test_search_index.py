@@ -174,18 +174,18 @@ def test_the_device_tab_labels_are_marked_with_a_plain_attribute():
 
 
 def test_lunrs_token_set_keys_are_fixed_once_in_the_built_site(tmp_path):
-    """site/searchlunr.py: the fix is appended to the site's copy of lunr's support script once, and a build whose
-    site lacks the script stops (its search would throw on some words)."""
+    """upstream.fix_lunr_token_set_keys: the fix is appended to the site's copy of lunr's support script once,
+    and a build whose site lacks the script stops (its search would throw on some words)."""
     import pytest
-    from pytorch_notes.site import searchlunr
+    from pytorch_notes.site import upstream
 
-    script = tmp_path / searchlunr.SUPPORT_SCRIPT
+    script = tmp_path / upstream.LUNR_SUPPORT_SCRIPT
     script.parent.mkdir(parents=True)
     script.write_text("!function(){}();\n", encoding="utf-8")
-    searchlunr.fix_token_set_keys(tmp_path)
-    searchlunr.fix_token_set_keys(tmp_path)
+    upstream.fix_lunr_token_set_keys(tmp_path)
+    upstream.fix_lunr_token_set_keys(tmp_path)
     text = script.read_text(encoding="utf-8")
-    assert text.startswith("!function(){}();\n" + searchlunr.MARKER) and text.count(searchlunr.MARKER) == 1
+    assert text.startswith("!function(){}();\n" + upstream.LUNR_MARKER) and text.count(upstream.LUNR_MARKER) == 1
     assert '+ this.edges[labels[i]].id + ","' in text, "a comma after each child's id"
     with pytest.raises(RuntimeError, match="lunr.stemmer.support.min.js"):
-        searchlunr.fix_token_set_keys(tmp_path / "elsewhere")
+        upstream.fix_lunr_token_set_keys(tmp_path / "elsewhere")

@@ -128,6 +128,8 @@ def test_accesses_counted_and_at_most_the_limit():
             assert not foreign_private({UPSTREAM: f}), f"{f.name} uses a private name without @access"
     for packages, reference in upstream.ACCESSES.values():
         assert packages and set(packages) <= set(upstream.TESTED) and reference
+    # a tested range per package that an access touches, and no other (its message names the accesses)
+    assert set(upstream.TESTED) == {p for packages, _ in upstream.ACCESSES.values() for p in packages}
 
 
 def test_untested_version_stops_the_build_with_a_clear_message():

@@ -3,8 +3,11 @@ the internals left are counted by tests/site/test_upstream.py):
 
 * the language being built is the theme's, which mkdocs-static-i18n sets per language (not its
   ``current_language``);
-* the chapter notebook pages, made after mkdocs-static-i18n found the pages, get the page context and the
-  language menu it gives the others (site/i18n.py), not through its ``locale`` and ``alternates``;
+* the chapter notebook pages, made after mkdocs-static-i18n found the pages, get the page context and a
+  language menu like those it gives the others (site/i18n.py): the context through its documented variables,
+  not its ``locale`` and ``alternates``; the menu as the page's own meta, which the theme override
+  ``partials/alternate.html`` shows, not as the undocumented attribute of ``config.extra`` where it keeps its
+  pages' menus;
 * mkdocs-jupyter's render cache is kept for every language with its documented ``cache`` option
   (site/notebook_view.py, ``RenderCache``), not its private set of used entries."""
 
@@ -26,7 +29,7 @@ def _config(languages=("zh", "en")):
 
 
 def _page(lang: str, twins: dict):
-    return SimpleNamespace(file=SimpleNamespace(lang=lang, twins=twins))
+    return SimpleNamespace(file=SimpleNamespace(lang=lang, twins=twins), meta={})
 
 
 def test_the_language_being_built_is_the_theme_language_i18n_sets():
@@ -40,13 +43,14 @@ def test_the_language_being_built_is_the_theme_language_i18n_sets():
 def test_a_notebook_page_menu_leads_to_its_twin_in_each_language():
     config = _config()
     menu = i18n.language_menu(config)  # on_files, before any page changed it
-    config.extra.alternate = [{"name": "x", "link": "previous/page/", "lang": "zh"}]  # i18n's, of the last page
+    last = [{"name": "x", "link": "previous/page/", "lang": "zh"}]
+    config.extra.alternate = last  # what mkdocs-static-i18n left: the menu of the last page it rendered
     context: dict = {}
     page = _page("en", {"en": "en/notebooks/autograd/", "zh": "notebooks/autograd/"})
     i18n.notebook_page_context(context, page, config, menu)
-    expected = [{"name": "中文", "link": "notebooks/autograd/", "lang": "zh"},
-                {"name": "English", "link": "en/notebooks/autograd/", "lang": "en"}]
-    assert config.extra.alternate == config.extra["alternate"] == expected  # what Jinja reads, either way
+    assert page.meta["pn_alternate"] == [{"name": "中文", "link": "notebooks/autograd/", "lang": "zh"},
+                                         {"name": "English", "link": "en/notebooks/autograd/", "lang": "en"}]
+    assert config.extra.alternate is last and config.extra["alternate"] == MENU, "another package's state changed"
     assert context["i18n_page_locale"] == context["i18n_file_locale"] == "en"
     assert context["i18n_config"] is config.plugins["i18n"].config
     assert menu == MENU  # the copy is not changed by a page
@@ -55,15 +59,30 @@ def test_a_notebook_page_menu_leads_to_its_twin_in_each_language():
 def test_without_a_twin_the_menu_leads_to_the_language_home():
     config = _config()
     menu = i18n.language_menu(config)
-    i18n.notebook_page_context({}, _page("zh", {"zh": "notebooks/new/"}), config, menu)
-    assert [item["link"] for item in config.extra.alternate] == ["notebooks/new/", "/en/"]
+    page = _page("zh", {"zh": "notebooks/new/"})
+    i18n.notebook_page_context({}, page, config, menu)
+    assert [item["link"] for item in page.meta["pn_alternate"]] == ["notebooks/new/", "/en/"]
 
 
 def test_without_mkdocs_static_i18n_nothing_is_set():
     config = SimpleNamespace(extra=LegacyConfig(()), plugins={})
     context: dict = {}
-    i18n.notebook_page_context(context, _page("zh", {"zh": "notebooks/a/"}), config, None)
-    assert context == {} and "alternate" not in config.extra
+    page = _page("zh", {"zh": "notebooks/a/"})
+    i18n.notebook_page_context(context, page, config, None)
+    assert context == {} and page.meta == {} and "alternate" not in config.extra
+
+
+def test_a_notebook_pages_head_links_follow_its_menu():
+    """The head's <link rel="alternate"> (Material's, from config.extra.alternate: the last page's) lead where
+    the page's own menu leads; a page without a menu is left as it is."""
+    head = ('<link rel="alternate" href="../../other/" hreflang="zh">'
+            '<link rel="alternate" href="../../en/other/" hreflang="en">')
+    menu = ('<a href="./" hreflang="zh" class="md-select__link">中文</a>'
+            '<a href="../../en/notebooks/autograd/" hreflang="en" class="md-select__link">English</a>')
+    assert i18n.notebook_head_links(head + menu) == (
+        '<link rel="alternate" href="./" hreflang="zh">'
+        '<link rel="alternate" href="../../en/notebooks/autograd/" hreflang="en">' + menu)
+    assert i18n.notebook_head_links(head) == head
 
 
 # mkdocs-jupyter's render cache, kept for every language through its documented ``cache`` option

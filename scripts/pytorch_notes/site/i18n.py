@@ -11,9 +11,13 @@ Called by the ``pytorch-notes`` plugin (``plugin.py``):
   the default language's at ``404.html`` and the others' at ``<lang>/404.html``. A 404 page has no page
   of its own, so mkdocs-static-i18n gives the other languages' 404 the ``<link rel="alternate">`` targets
   of whichever page was built last; they get the default 404's instead (each language's home).
-* ``language_menu`` (``on_files``) and ``notebook_page_context`` (``on_page_context``): the chapter notebook
-  pages, made after mkdocs-static-i18n found the pages, get the page context and language menu it gives
-  the others (its documented context variables; the menu through ``upstream.i18n_page_menu``).
+* ``language_menu`` (``on_files``), ``notebook_page_context`` (``on_page_context``) and
+  ``notebook_head_links`` (``on_post_page``): the chapter notebook pages, made after mkdocs-static-i18n found
+  the pages, get the page context it gives the others (its documented context variables) and a language
+  menu leading to the same chapter's notebook page in each language. The menu is the page's own
+  (``page.meta["pn_alternate"]``, read by the theme override ``partials/alternate.html``), not the attribute
+  of ``config.extra`` where mkdocs-static-i18n keeps the menu of the pages it knows (undocumented; see
+  ultrabug/mkdocs-static-i18n#297), and the head's ``<link rel="alternate">`` follow the menu.
 """
 
 from __future__ import annotations
@@ -24,7 +28,6 @@ from pathlib import Path
 
 from pytorch_notes.render.strings import STRINGS
 from pytorch_notes.settings import LANGUAGES
-from pytorch_notes.site import upstream
 from pytorch_notes.site.common import page_language
 
 DEFAULT = LANGUAGES[0]
@@ -52,8 +55,10 @@ def notebook_page_context(context: dict, page, config, menu: list[dict] | None) 
     what that plugin gives the pages it found (the notebook pages are made after it) through documented
     names: its page context variables (``i18n_config``, ``i18n_file_locale``, ``i18n_page_locale``); and a
     language menu (``menu``, ``language_menu``) whose links lead to the same chapter's notebook page in each
-    language that has one (``page.file.twins``), else to that language's home, as it does
-    (``upstream.i18n_page_menu``: where it keeps a page's menu is not documented)."""
+    language that has one (``page.file.twins``), else to that language's home, as it does. The menu is
+    ``page.meta["pn_alternate"]`` (Material's ``extra.alternate`` entries: name, link, lang), which the theme
+    override ``partials/alternate.html`` shows instead of ``config.extra.alternate`` (still the last page's
+    there); ``notebook_head_links`` makes the head's links follow it."""
     i18n = config.plugins.get("i18n")
     if i18n is None:
         return
@@ -61,8 +66,21 @@ def notebook_page_context(context: dict, page, config, menu: list[dict] | None) 
     context["i18n_config"] = i18n.config
     context["i18n_file_locale"] = context["i18n_page_locale"] = lang
     if menu is not None:
-        upstream.i18n_page_menu(config, [{**item, "link": page.file.twins.get(item.get("lang"), item.get("link"))}
-                                         for item in menu])
+        page.meta["pn_alternate"] = [{**item, "link": page.file.twins.get(item.get("lang"), item.get("link"))}
+                                     for item in menu]
+
+
+_MENU_LINK = re.compile(r'<a href="([^"]*)" hreflang="([^"]*)" class="md-select__link"')
+
+
+def notebook_head_links(html: str) -> str:
+    """``html`` (a rendered notebook page) with each head ``<link rel="alternate" hreflang=X>`` pointing where
+    the page's language menu links X (Material's head reads ``config.extra.alternate``, which is the last
+    page's: ``notebook_page_context``). Both are Material's ``alt.link | url`` of one page, so the menu's
+    hrefs are what the head would hold. A page without a menu is returned as it is."""
+    menu = "".join(f'<link rel="alternate" href="{href}" hreflang="{lang}">'
+                   for href, lang in _MENU_LINK.findall(html))
+    return same_alternates(html, menu) if menu else html
 
 
 def localise(html: str, lang: str) -> str:

@@ -259,7 +259,8 @@ class PyTorchNotesPlugin(BasePlugin[PyTorchNotesConfig]):
 
     @event_priority(AFTER_OTHERS)  # after mkdocs-jupyter's, before mkdocs-static-i18n's (-100)
     def on_post_page(self, output: str, *, page, config) -> str:
-        return i18n.localise(output, page_language(config))
+        output = i18n.localise(output, page_language(config))
+        return i18n.notebook_head_links(output) if notebooks.is_notebook_page(page) else output
 
     @event_priority(100)  # before mkdocs-static-i18n's (-100), which builds the other languages
     def _keep_404(self, *, config) -> None:

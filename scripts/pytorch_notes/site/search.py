@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 from pytorch_notes.settings import LANGUAGES
-from pytorch_notes.site import searchlunr, searchmessages, searchweights, searchwords
+from pytorch_notes.site import searchmessages, searchweights, searchwords, upstream
 from pytorch_notes.site.urls import lang_of_url, lang_root
 
 # An example's device tabs (render/html.py) as pymdownx.tabbed writes them: the marker, the tab set, its radio
@@ -133,7 +133,7 @@ def split_search_index(config, serve, written: Written) -> None:
     ``<lang>/search/search_index.json`` with locations relative to ``<lang>/``, and the
     template override ``docs/overrides/main.html`` sets ``base`` of its pages to ``<lang>/``.
     """
-    searchlunr.fix_token_set_keys(config.site_dir)  # lunr's automaton, which some indexes broke (searchlunr.py)
+    upstream.fix_lunr_token_set_keys(config.site_dir)  # lunr's automaton, which some indexes broke
     if config.plugins.get("i18n") is None:
         return  # one language: Material's index is it (the plugin calls this at the end of the outer build)
     site = Path(config.site_dir)

@@ -17,7 +17,9 @@ Reviewed and not counted, being public or documented (issue 43 listed them):
   (documented: "Setting up Material"), not its ``current_language``; the builds it runs inside the first
   one are counted by the plugin itself (``builds_open``), not read from its ``building``; the notebook pages
   it does not know get its documented page context variables from ``i18n.notebook_page_context``, not
-  through its ``locale``/``alternates`` attributes (their menu is ``i18n_page_menu``, counted).
+  through its ``locale``/``alternates`` attributes; their language menu is their own ``page.meta``, shown by
+  the theme override ``partials/alternate.html`` (it used to be set as mkdocs-static-i18n's undocumented
+  attribute of ``config.extra``: ultrabug/mkdocs-static-i18n#297).
 * mkdocs-jupyter's eviction of the cache entries a build did not render: its documented ``cache`` option
   is off while its ``on_post_build`` runs, and the plugin evicts with every language counted
   (``notebook_view.RenderCache``), instead of marking entries in its private ``_used_cache_paths``.
@@ -41,15 +43,16 @@ from __future__ import annotations
 import functools
 import importlib.metadata
 from collections.abc import Callable
+from pathlib import Path
 
 LIMIT = 6  # issue 43: at most 6 accesses, patches included
 
-# package -> (lowest tested version, first version not tested): the versions of constraints.txt
+# package -> (lowest tested version, first version not tested): the versions of constraints.txt; only the
+# packages an access below touches
 TESTED: dict[str, tuple[str, str]] = {
     "mkdocs": ("1.6.1", "1.7"),
     "mkdocs-material": ("9.8.1", "9.9"),
     "mkdocs-jupyter": ("0.26.3", "0.27"),
-    "mkdocs-static-i18n": ("1.3.1", "1.4"),
     "watchdog": ("7.1.0", "7.2"),
 }
 
@@ -184,6 +187,58 @@ def patch_search_entries(make_wrapper) -> None:
                                                       lambda index: index.entries)
 
 
+# --- lunr 2.3.9, bundled in Material's search worker, and lunr-languages' support script, which Material ships
+
+LUNR_SUPPORT_SCRIPT = Path("assets/javascripts/lunr/min/lunr.stemmer.support.min.js")  # in the built site
+LUNR_MARKER = "/* pytorch-notes: lunr TokenSet keys */"
+LUNR_TOKEN_SET_KEY = LUNR_MARKER + """
+(function () {
+  var lunr = self.lunr;
+  if (!lunr || !lunr.TokenSet) return;
+  lunr.TokenSet.prototype.toString = function () {
+    if (this._str) return this._str;
+    var key = this.final ? "1" : "0", labels = Object.keys(this.edges).sort();
+    for (var i = 0; i < labels.length; i++) key += labels[i] + this.edges[labels[i]].id + ",";
+    return key;
+  };
+})();
+"""
+
+
+@access("mkdocs-material", "olivernn/lunr.js#503 (open; lunr has had no release since 2.3.9): a TokenSet key that "
+                           "cannot be equal for two different nodes; or Material bundling a lunr with that fix")
+def fix_lunr_token_set_keys(site_dir: str | Path) -> None:
+    """Patch (in the browser): lunr 2.3.9, which Material's search worker bundles, threw inside the worker on
+    some queries, and Material showed no result at all.
+
+    lunr keeps the index's words in a ``TokenSet``, a minimised automaton, and merges two nodes when their keys
+    (``TokenSet.prototype.toString``) are equal. The key joins each edge's label to its child's id with nothing
+    between them, so on an index holding digits two different nodes can share one: edges ``1`` -> node 234
+    give ``01234``, and so do edges ``1`` -> node 2 and ``3`` -> node 4. The merged automaton then accepts
+    words the index does not hold, and a query matching one reads a missing entry of the inverted index
+    (``TypeError: Cannot read properties of undefined (reading '_index')`` in ``Index.query``). On the Chinese
+    index of 2026-11-29 ``s`` was such a word; before, on the English index, ``32``. Which words they are
+    depends on every word of the index, so no query rewriting avoids them.
+
+    This appends ``LUNR_TOKEN_SET_KEY`` (a key with a comma after each child's id: equal only for equal nodes)
+    to ``LUNR_SUPPORT_SCRIPT`` in the built site ``site_dir``, which the worker imports before it builds the
+    index (also under ``make offline``'s iframe worker); once: a script that has it is left as it is, so
+    ``make serve``'s rebuilds may call it each time. ``tests/browser/test_search_query.py`` builds an index in
+    Material's worker whose automaton merged two nodes.
+
+    Raises:
+        RuntimeError: the script is not where Material 9 puts it (its search would run unfixed).
+    """
+    path = Path(site_dir) / LUNR_SUPPORT_SCRIPT
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RuntimeError(f"search: cannot read Material's {LUNR_SUPPORT_SCRIPT} to fix lunr's TokenSet keys: "
+                           f"{exc}") from None
+    if LUNR_MARKER not in text:
+        path.write_text(text.rstrip("\n") + "\n" + LUNR_TOKEN_SET_KEY, encoding="utf-8")
+
+
 # --- mkdocs-jupyter: its render cache (danielfrg/mkdocs-jupyter#161 asked for the cache it now has; no
 # issue asks for a public way to fill it or to keep entries across builds of several languages)
 
@@ -197,20 +252,6 @@ def jupyter_cache_path(config, path):
     from mkdocs_jupyter import plugin  # noqa: PLC0415
 
     return plugin._get_cache_path(config["cache_dir"], plugin._compute_cache_key(str(path), config, False))
-
-
-# --- mkdocs-static-i18n
-
-
-@access("mkdocs-static-i18n",
-        "ultrabug/mkdocs-static-i18n#297 (open: no public way to read or give a page's alternates); would need "
-        "a documented way to declare the alternates of a page another plugin adds after its on_files")
-def i18n_page_menu(config, links: list[dict]) -> None:
-    """Make ``links`` (Material's ``extra.alternate`` entries: name, link, lang) the language menu of the page
-    being rendered. mkdocs-static-i18n gives each page it knows its menu as an attribute of ``config.extra``
-    (not the setting: Jinja reads ``config.extra.alternate`` as the attribute first), so a page it does not
-    know (a chapter's notebook page) gets it there too, and as the setting."""
-    config.extra["alternate"] = config.extra.alternate = links
 
 
 # --- MkDocs' live-reload server and watchdog

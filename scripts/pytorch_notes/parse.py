@@ -165,20 +165,21 @@ def code_key(source: str, metadata: dict) -> str:
 
     The tree is ``ast.dump`` without positions (Python's ``ast`` module), so comments, blank lines
     and formatting do not change the key, while any change to code or options does. The dump is the one
-    Python 3.11 writes, on every Python that runs the capture (``_canonical_dump``): a CPU record made with
+    Python 3.11 writes, on every Python that runs the capture (``canonical_dump``): a CPU record made with
     3.11 and a GPU record made with 3.12 of the same code have the same key.
 
     Raises:
         SyntaxError: ``source`` does not parse on its own.
     """
-    tree = _canonical_dump(ast.parse(source))
+    tree = canonical_dump(ast.parse(source))
     metadata = {k: v for k, v in metadata.items() if k not in DESCRIPTIVE_CELL_KEYS}
     text = json.dumps([metadata, tree], sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def _canonical_dump(tree: ast.AST) -> str:
-    """``ast.dump`` as Python 3.11 writes it, whatever Python runs this.
+def canonical_dump(tree: ast.AST) -> str:
+    """``ast.dump`` of ``tree`` as Python 3.11 writes it, whatever Python runs this (``code_key`` hashes it).
+    Changes ``tree``: an empty ``type_params`` is deleted from its nodes.
 
     Python 3.12 added the field ``type_params`` to function and class definitions (PEP 695), and ``ast.dump``
     writes it even when empty; 3.13 leaves out empty lists and None unless ``show_empty=True``

@@ -74,13 +74,13 @@ def test_real_examples_split_like_jupytext(path):
 
 def test_the_key_of_code_is_the_same_on_every_python(monkeypatch):
     """Python 3.12 adds an empty ``type_params`` to every function and class in ``ast.dump``: a GPU machine on
-    3.12 then computed other keys than this one on 3.11, and its records came back stale (parse._canonical_dump)."""
+    3.12 then computed other keys than this one on 3.11, and its records came back stale (parse.canonical_dump)."""
     import ast
 
-    from pytorch_notes.parse import _canonical_dump, code_key
+    from pytorch_notes.parse import canonical_dump, code_key
 
     source = "def f(x):\n    return x\n\nclass A:\n    pass\n"
-    expected = _canonical_dump(ast.parse(source))
+    expected = canonical_dump(ast.parse(source))
     for cls in (ast.FunctionDef, ast.ClassDef):  # the node classes as Python 3.12 defines them
         if "type_params" not in cls._fields:
             monkeypatch.setattr(cls, "_fields", cls._fields + ("type_params",))
@@ -89,8 +89,8 @@ def test_the_key_of_code_is_the_same_on_every_python(monkeypatch):
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             node.type_params = []
     assert "type_params=[]" in ast.dump(as_312)
-    assert _canonical_dump(as_312) == expected
-    assert "type_params" not in _canonical_dump(as_312)
+    assert canonical_dump(as_312) == expected
+    assert "type_params" not in canonical_dump(as_312)
     assert code_key(source, {}) == code_key(source + "# a comment\n", {})
     assert code_key(source, {}) != code_key(source.replace("return x", "return -x"), {})
 

@@ -24,3 +24,20 @@ h = x * 0.01
 h.retain_grad()
 (h * 2).sum().backward()
 print(h.is_leaf, h.grad)
+
+# %% raises="AttributeError"
+# zh: backward 之前 .grad 还是 None，None 没有 zero_()
+# en: Before any backward, .grad is still None, and None has no zero_().
+p = torch.randn(3, device=device, requires_grad=True)
+print("before backward:", p.grad)
+p.grad.zero_()
+
+# %%
+# zh: 用优化器清零：参数还没有梯度也不会出错，默认把 .grad 设为 None（set_to_none=True）
+# en: Zero through the optimizer: no error for a parameter without a gradient yet; by default .grad becomes None (set_to_none=True).
+optimizer = torch.optim.SGD([p], lr=0.1)
+optimizer.zero_grad()
+(p * 2).sum().backward()
+print("after backward:", p.grad)
+optimizer.zero_grad()
+print("after zero_grad():", p.grad)

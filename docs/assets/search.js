@@ -213,10 +213,27 @@
     return raw.split(" ").map(function (w) { var cut = stem(w); return cut === w ? withIng(w) : cut; }).join(" ");
   }
   /* A word of four letters ending in e keeps its e (its stem would be the prefix of too many words: mode ->
-     mod* matches model and module), so the prefix misses the -ing form the pages use: "move a tensor to the
-     gpu" did not find "moving tensors", "save model" not "Saving". The -ing form is searched beside it. */
+     mod* matches model and module), so the prefix misses the -ing form the pages use ("move a tensor to the
+     gpu" and "moving tensors"). The -ing form is searched instead when no word of the index starts with the
+     word itself, and the two as one prefix when that prefix holds nothing else. Not beside it: Material doubles
+     the score of a section that matches every term of the query, and a term no section has ("grad is None"
+     searched none and noning) took that from every section, so autograd's "Why is .grad None" fell below
+     sections of other chapters that only mention grad. */
   function withIng(word) {
-    return /^[A-Za-z]{3}e$/.test(word) ? word + " " + word.slice(0, 3).toLowerCase() + "ing" : word;
+    if (!/^[A-Za-z]{3}e$/.test(word) || !latinWords.length) return word;
+    var lower = word.toLowerCase(), head = lower.slice(0, 3), ing = head + "ing";
+    if (!startsAWord(lower)) return startsAWord(ing) ? ing : word;
+    /* both forms as one term, the three letters they share, when every word of the index that starts so is one
+       of the two ("move" -> mov*: move, moved, moving; not "none" -> non*: non_blocking) */
+    return startsAWord(ing) && wordsStarting(head).every(function (w) {
+      return w.lastIndexOf(lower, 0) === 0 || w.lastIndexOf(ing, 0) === 0 || w === head;
+    }) ? head : word;
+  }
+  function wordsStarting(prefix) {
+    var lo = 0, hi = latinWords.length, out = [];
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (latinWords[mid] < prefix) lo = mid + 1; else hi = mid; }
+    for (var i = lo; i < latinWords.length && latinWords[i].lastIndexOf(prefix, 0) === 0; i++) out.push(latinWords[i]);
+    return out;
   }
 
   /* 6. A query term is what the index can hold. Three kinds of query found nothing at all:
@@ -254,7 +271,7 @@
      "quantizaton explained simply"). A word of six letters or more that no word of the index starts with
      (window.__pnLatin: the index's Latin words and their counts, site/searchwords.py) becomes the index's most
      frequent word one edit away (a letter left out, added, changed, or two letters swapped), when there is
-     one. Not a shorter word: "grain dataloader" (JAX's loader, a word the site lacks) became "train". Not in a
+     one; else two words of the index it is made of ("torchsummary alternative" searched a word no page has). Not a shorter word: "grain dataloader" (JAX's loader, a word the site lacks) became "train". Not in a
      pasted message (its words are the program's) nor inside quotes. */
   var ALPHABET = "abcdefghijklmnopqrstuvwxyz";
   function startsAWord(w) {
@@ -281,6 +298,11 @@
       var lower = word.toLowerCase(), best = null, most = 0;
       if (startsAWord(lower)) return all;
       oneEditAway(lower).forEach(function (e) { if (latin[e] > most) { best = e; most = latin[e]; } });
+      /* two words of the index written as one ("torchsummary", "dataparallel"): searched as the two */
+      for (var i = 3, typo = best; !typo && i <= lower.length - 3; i++) {
+        var a = lower.slice(0, i), b = lower.slice(i), n = Math.min(latin[a] || 0, latin[b] || 0);
+        if (n > most) { best = a + " " + b; most = n; }
+      }
       return before + (best || word);
     });
   }
@@ -346,15 +368,30 @@
     return exact.length >= 2 ? exact.map(function (w) { return "+" + w; }).join(" ") : null;
   }
 
+  /* An attribute or function typed with what it belongs to ("x.grad", "torch.cat", "model.eval()") is that name,
+     not a prefix: grad* matched every section about gradients, and "x.grad is None" found four chapters whose
+     sections say gradient most before autograd's "Why is .grad None". A name of four letters at most is
+     searched as the word itself ("grad^1", as shortWordsExact does), when the rewritten query still holds it as
+     typed; a longer one stays a prefix ("torch.tensor" asks about tensors too). */
+  var ATTRIBUTE = /(?:^|[^\w.])(?:model|net|tensor|self|module|input|output|out|x|y|t|ctx|torch|F|nn)\.([A-Za-z]\w{0,3})(?!\w)/g;
+  function attributesExact(query, raw) {
+    var names = new Set();
+    raw.replace(ATTRIBUTE, function (all, name) { names.add(name.toLowerCase()); return all; });
+    if (!names.size || query.indexOf('"') >= 0) return query;
+    return query.split(" ").map(function (t) { return names.has(t.toLowerCase()) ? t.toLowerCase() + "^1" : t; })
+      .join(" ");
+  }
+
   window.__pnSearchQuery = function (raw) {
     var message = knownMessage(raw);
     if (message) return message;
     /* "Missing key(s) in state_dict": the plural's (s) became a term of its own ("s^1", an exact word every
        page has), and the chapter quoting the message fell from the first three */
     raw = raw.replace(/(\w)\(s\)/gi, "$1");
+    var typed = raw;
     raw = spelled(pastedQuotes(raw), raw);
-    return identifiersInside(shortWordsExact(asIndexWords(withoutWeakTerms(withoutLoneDigits(stemmed(segment(
-      withoutEnglishStopWords(raw)), raw))))));
+    return attributesExact(identifiersInside(shortWordsExact(asIndexWords(withoutWeakTerms(withoutLoneDigits(
+      stemmed(segment(withoutEnglishStopWords(raw)), raw)))))), typed);
   };
 
   var box = document.querySelector('[data-md-component="search-query"]');

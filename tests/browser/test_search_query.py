@@ -52,11 +52,32 @@ def test_a_mistyped_english_word_is_searched_as_the_index_spells_it(tab, base):
     page.focus("input.md-search__input")
     page.wait_for_function("() => !!window.__pnLatin")
     rewrite = {q: page.evaluate("(q) => window.__pnSearchQuery(q)", q)
-               for q in ("dataloder super slow", "grain dataloader", "torch.compiel", "interview")}
+               for q in ("dataloder super slow", "grain dataloader", "torch.compiel", "interview", "torchsummary")}
     assert rewrite == {"dataloder super slow": "dataloader super slow", "grain dataloader": "grain dataloader",
-                       "torch.compiel": "compil", "interview": "interview"}, rewrite
+                       "torch.compiel": "compil", "interview": "interview",
+                       "torchsummary": "torch summary"}, rewrite  # two words of the index written as one
     found = search_many(page, ["torch.compiel not working", "brodcasting two tensors different shapes"], attempts=1)
     assert "/en/compile/" in found[0][:3] and found[1][:1] == ["/en/broadcasting/"], found
+
+
+def test_no_term_that_no_section_has_is_added(tab, base):
+    """search.js's withIng: a four-letter word's -ing form is no term beside it (a term no section has took
+    Material's doubling of the sections that match every term: "grad is None" searched "grad None noning");
+    the two forms are one prefix when the index has no other word starting so ("move" -> mov*: the pages say
+    "moving tensors"), else the word stays ("none": non_blocking). attributesExact: a short name typed with what
+    it belongs to is the word itself ("x.grad": grad* matched every section about gradients), a longer one a
+    prefix ("torch.tensor")."""
+    page = tab.page
+    page.goto(lang_root(base, "en"))
+    page.focus("input.md-search__input")
+    page.wait_for_function("() => !!window.__pnLatin")
+    queries = ("grad is None", "x.grad is None", "move tensor to gpu", "torch.tensor default dtype")
+    rewrite = {q: page.evaluate("(q) => window.__pnSearchQuery(q)", q) for q in queries}
+    assert rewrite == {"grad is None": "grad None", "x.grad is None": "grad^1 None",
+                       "move tensor to gpu": "mov tensor gpu", "torch.tensor default dtype": "tensor default dtyp"}, \
+        rewrite
+    found = search_many(page, ["x.grad is None", "move tensor to gpu"], attempts=1)
+    assert found[0][:1] == ["/en/autograd/"] and found[1][:1] == ["/en/devices/"], found
 
 
 def test_the_variable_a_method_is_called_on_is_no_topic(tab, base):

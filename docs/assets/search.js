@@ -34,8 +34,11 @@
     "equivalent equivalents alternative way ways example examples use using get difference work works").split(" "));
   /* ...and the library's own name beside an API name (np.arange, tf.function): the API is the
      topic. Alone or beside plain words ("pytorch和tensorflow区别", "为什么要学pytorch") it is the topic. */
-  var LIBRARY = new Set(["pytorch", "torch"]);
-  var API_NAME = /[._]\w/;
+  /* ...and so is another library's name beside one of its APIs ("keras MultiHeadAttention", "sklearn
+     train_test_split", "tf.keras.layers.Dense pytorch equivalent"): the pages that mention Keras most
+     (nn-module/) came before the one on the API. kera: keras as stemmed. */
+  var LIBRARY = new Set(["pytorch", "torch", "keras", "kera", "tensorflow", "tf", "jax", "sklearn"]);
+  var API_NAME = /[._]\w|[a-z][A-Z]/;  /* np.arange, train_test_split, MultiHeadAttention */
   var config = JSON.parse(document.getElementById("__config").textContent);
   var root = new URL(config.base.replace(/\/?$/, "/"), location.href);
 

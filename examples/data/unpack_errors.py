@@ -26,13 +26,13 @@ print(type(batch).__name__, tuple(batch.shape))  # zh: 一个张量，不是 (�
 # zh: 解包一个张量是按第 0 维取行：4 行拆不成 2 个名字
 # en: Unpacking a tensor takes its rows along dim 0: 4 rows do not fit 2 names.
 for xb, yb in DataLoader(FeaturesOnly(), batch_size=4):
-    pass
+    print(tuple(xb.shape), tuple(yb.shape))
 
 # %% raises="ValueError"
 # zh: batch_size=1 时只有 1 行
 # en: With batch_size=1 there is a single row.
 for xb, yb in DataLoader(FeaturesOnly(), batch_size=1):
-    pass
+    print(tuple(xb.shape), tuple(yb.shape))
 
 
 # %%
@@ -48,7 +48,7 @@ print(type(batch).__name__, len(batch))
 
 # %% raises="ValueError"
 for xb, yb in DataLoader(WithIndex(), batch_size=4):
-    pass
+    print(tuple(xb.shape), tuple(yb.shape))
 
 
 # %%
@@ -62,4 +62,4 @@ class Pairs(FeaturesOnly):
 for xb, yb in DataLoader(Pairs(), batch_size=4):
     print("xb:", tuple(xb.shape), " yb:", tuple(yb.shape))
 for xb, yb, idx in DataLoader(WithIndex(), batch_size=4):  # zh: 或者解包 3 项 | en: or unpack 3 items
-    print("idx:", idx)
+    print("idx:", idx, " xb:", tuple(xb.shape), " yb:", tuple(yb.shape))

@@ -274,7 +274,8 @@
      "quantizaton explained simply"). A word of six letters or more that no word of the index starts with
      (window.__pnLatin: the index's Latin words and their counts, site/searchwords.py) becomes the index's most
      frequent word one edit away (a letter left out, added, changed, or two letters swapped), when there is
-     one; else two words of the index it is made of ("torchsummary alternative" searched a word no page has). Not a shorter word: "grain dataloader" (JAX's loader, a word the site lacks) became "train". Not in a
+     one; else two words of the index it is made of ("torchsummary alternative" searched a word no page has).
+     Not a shorter word: "grain dataloader" (JAX's loader, a word the site lacks) became "train". Not in a
      pasted message (its words are the program's) nor inside quotes. */
   var ALPHABET = "abcdefghijklmnopqrstuvwxyz";
   function startsAWord(w) {

@@ -12,6 +12,14 @@ base, browser, tab = test_browser.base, test_browser.browser, test_browser.tab  
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("reader")]
 
+
+def rewrites(page, base, queries) -> dict[str, str]:
+    """Query -> what search.js hands Material for it, on the English home page once its vocabulary is loaded."""
+    page.goto(lang_root(base, "en"))
+    page.focus("input.md-search__input")
+    page.wait_for_function("() => !!window.__pnVocabulary && !!window.__pnLatin")
+    return {q: page.evaluate("(q) => window.__pnSearchQuery(q)", q) for q in queries}
+
 # Each found nothing at all before search.js's asIndexWords: lunr's syntax swallowed the term (a colon after a
 # word is a field name, a leading ^ or ~ a boost or an edit distance of nothing, a ^ before letters an invalid
 # boost), a character the index trims from its words stayed on the term ("tensor?" matches no word), or a quoted
@@ -34,12 +42,7 @@ def test_no_kind_of_query_empties_the_results(tab, base, lang):
 
 
 def test_query_terms_are_trimmed_as_the_index_trims_its_words(tab, base):
-    page = tab.page
-    page.goto(lang_root(base, "en"))
-    page.focus("input.md-search__input")
-    page.wait_for_function("() => !!window.__pnVocabulary")
-    rewrite = {q: page.evaluate("(q) => window.__pnSearchQuery(q)", q)
-               for q in ("tensor?", "GPU?", "^tensor", "m1: [64 x 320]", '"what is a tensor?"')}
+    rewrite = rewrites(tab.page, base, ("tensor?", "GPU?", "^tensor", "m1: [64 x 320]", '"what is a tensor?"'))
     assert rewrite == {"tensor?": "tensor", "GPU?": "GPU", "^tensor": "tensor", "m1: [64 x 320]": "m1 x^1",
                        '"what is a tensor?"': '" tensor"'}, rewrite
 
@@ -48,11 +51,8 @@ def test_a_mistyped_english_word_is_searched_as_the_index_spells_it(tab, base):
     """search.js's spelled: a word of six letters or more that no word of the index starts with becomes the
     index's most frequent word one edit away; a shorter word, or one with no such neighbour, stays."""
     page = tab.page
-    page.goto(lang_root(base, "en"))
-    page.focus("input.md-search__input")
-    page.wait_for_function("() => !!window.__pnLatin")
-    rewrite = {q: page.evaluate("(q) => window.__pnSearchQuery(q)", q)
-               for q in ("dataloder super slow", "grain dataloader", "torch.compiel", "interview", "torchsummary")}
+    rewrite = rewrites(page, base, ("dataloder super slow", "grain dataloader", "torch.compiel", "interview",
+                                    "torchsummary"))
     assert rewrite == {"dataloder super slow": "dataloader super slow", "grain dataloader": "grain dataloader",
                        "torch.compiel": "compil", "interview": "interview",
                        "torchsummary": "torch summary"}, rewrite  # two words of the index written as one
@@ -68,11 +68,8 @@ def test_no_term_that_no_section_has_is_added(tab, base):
     it belongs to is the word itself ("x.grad": grad* matched every section about gradients), a longer one a
     prefix ("torch.tensor")."""
     page = tab.page
-    page.goto(lang_root(base, "en"))
-    page.focus("input.md-search__input")
-    page.wait_for_function("() => !!window.__pnLatin")
-    queries = ("grad is None", "x.grad is None", "move tensor to gpu", "torch.tensor default dtype")
-    rewrite = {q: page.evaluate("(q) => window.__pnSearchQuery(q)", q) for q in queries}
+    rewrite = rewrites(page, base, ("grad is None", "x.grad is None", "move tensor to gpu",
+                                    "torch.tensor default dtype"))
     assert rewrite == {"grad is None": "grad None", "x.grad is None": "grad^1 None",
                        "move tensor to gpu": "mov tensor gpu", "torch.tensor default dtype": "tensor default dtyp"}, \
         rewrite
@@ -82,10 +79,7 @@ def test_no_term_that_no_section_has_is_added(tab, base):
 
 def test_the_variable_a_method_is_called_on_is_no_topic(tab, base):
     """search.js's RECEIVER: "model.parameters()" asks about parameters(); optimizer and loss name chapters."""
-    page = tab.page
-    page.goto(lang_root(base, "en"))
-    rewrite = {q: page.evaluate("(q) => window.__pnSearchQuery(q)", q)
-               for q in ("model.parameters()", "tensor.register_hook", "optimizer.step loss.backward")}
+    rewrite = rewrites(tab.page, base, ("model.parameters()", "tensor.register_hook", "optimizer.step loss.backward"))
     assert rewrite == {"model.parameters()": "parameters", "tensor.register_hook": "*register_hook",
                        "optimizer.step loss.backward": "optimizer.step loss.backward"}, rewrite
 

@@ -105,6 +105,25 @@ def first_heading(markdown: str) -> str | None:
     return next((ln[2:].strip() for ln in markdown.splitlines() if ln.startswith("# ")), None)
 
 
+
+_HEADING_LINE = re.compile(r"^ {0,3}#{1,6}[ \t]")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")  # what Python-Markdown passes on as raw HTML
+
+
+def html_in_headings(markdown: str, page: str) -> list[str]:
+    """``page:line: ...`` for each heading of ``markdown`` (outside code fences and comments) that holds an HTML
+    tag outside a code span, such as ``<lambda>`` in a quoted message. Markdown passes the tag on: the reader
+    sees it vanish, and Material's search, which parses the HTML, takes the rest of the page into that
+    heading's title, weighed 8 times as much as text (issue 44: the three sections of data-loading/ after
+    "Can't pickle <function <lambda>>" made it the first result for "make model smaller for deployment")."""
+    found = []
+    for lineno, line in prose_lines(markdown):
+        if _HEADING_LINE.match(line) and (tag := _TAG.search(_CODE_SPAN.sub("", line))):
+            found.append(f"{page}:{lineno}: the heading holds {tag.group(0)}, which Markdown keeps as an HTML tag; "
+                         "write the text in backticks")
+    return found
+
 _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 _FRONT_TITLE = re.compile(r"""^title:[ \t]*(?P<q>["']?)(?P<title>.*?)(?P=q)[ \t]*$""", re.M)
 

@@ -10,7 +10,14 @@ from collections import defaultdict
 import pytest
 from pytorch_notes.capture.report import orphans
 from pytorch_notes.execute.supervise import run_example
-from pytorch_notes.pages import all_embeds, embed_mismatches, language_pages, missing_twins, orphan_examples
+from pytorch_notes.pages import (
+    all_embeds,
+    embed_mismatches,
+    html_in_headings,
+    language_pages,
+    missing_twins,
+    orphan_examples,
+)
 from pytorch_notes.parse import ExampleError, discover_examples, parse_example, resolve_example
 from pytorch_notes.settings import EXAMPLES_DIR, LANGUAGES, display_path
 from pytorch_notes.store.proof import current_environment, unproved
@@ -25,6 +32,20 @@ EMBEDDED = sorted({e.rel for e in EMBEDS})
 def test_both_languages_have_the_same_pages():
     missing = missing_twins()
     assert not missing, "\n".join(missing)
+
+
+def test_no_heading_holds_an_html_tag():
+    """A tag in a heading outside backticks vanishes for the reader and swallows the page's search entries."""
+    found = [p for lang in LANGUAGES for name, path in language_pages(lang).items()
+             for p in html_in_headings(path.read_text(encoding="utf-8"), display_path(path))]
+    assert not found, "\n".join(found)
+
+
+def test_html_in_headings_names_the_page_and_line():
+    page = "# T\n\n```\n# <not> a heading\n```\n### Quoted: \"Can't pickle <function <lambda>>\"\n" \
+           "### In code: `<lambda>`, and a comparison: element < 0\n"
+    assert html_in_headings(page, "docs/en/x.md") == [
+        "docs/en/x.md:6: the heading holds <lambda>, which Markdown keeps as an HTML tag; write the text in backticks"]
 
 
 def test_twins_embed_the_same_examples_in_the_same_order():

@@ -141,11 +141,21 @@
   /* A word of one or two letters as a prefix matches hundreds of words ("(N,1) minus (N,)" has N; in
      ".to(device)", to* matched torchrun and TorchScript in headings): it is searched as the word itself
      ("n^1": a boost, which Material leaves without its wildcard). A term holding one ("x.grad",
-     "np.arange") is cut into its words here, as Material would cut it, so that the short one can be. */
+     "np.arange") is cut into its words here, as Material would cut it, so that the short one can be. The library's
+     name beside other words is searched as itself too: as a prefix, "pytorch" matched the environment variable
+     PYTORCH_ENABLE_MPS_FALLBACK in a heading of devices/ (a title weighs 8 times as much), which came first or
+     second for "validation loop pytorch", "pytorch terminology", "jax pmap pytorch equivalent" (issue 44;
+     tests/search_queries.json en 1439 -> 1445 found of 1483, zh 1656 -> 1660 of 1706). Only a word the index
+     holds whole ("kera", keras as stemmed, stays a prefix). Torch too (leaving it a prefix, for torchinfo,
+     torchvision and torchrun, found 3 fewer of those queries; "torchsummary", as "torch^1 summary", still finds
+     layers/ first). */
   var SHORT = /^[A-Za-z]{1,2}$/;
   function shortWordsExact(raw) {
     if (raw.indexOf('"') >= 0) return raw;
+    var others = raw.split(" ").length > 1;
     return raw.split(" ").map(function (t) {
+      var lower = t.toLowerCase();
+      if (others && LIBRARY.has(lower) && latin[lower]) return lower + "^1";
       var words = t.split(/[^A-Za-z0-9_\u0080-\uffff]+/).filter(Boolean);
       if (!words.some(function (w) { return SHORT.test(w); })) return t;
       return words.map(function (w) { return SHORT.test(w) ? w.toLowerCase() + "^1" : w; }).join(" ");

@@ -55,9 +55,11 @@ def test_a_mistyped_english_word_is_searched_as_the_index_spells_it(tab, base):
                                     "torchsummary"))
     assert rewrite == {"dataloder super slow": "dataloader super slow", "grain dataloader": "grain dataloader",
                        "torch.compiel": "compil", "interview": "interview",
-                       "torchsummary": "torch summary"}, rewrite  # two words of the index written as one
-    found = search_many(page, ["torch.compiel not working", "brodcasting two tensors different shapes"], attempts=1)
+                       "torchsummary": "torch^1 summary"}, rewrite  # two words of the index written as one
+    found = search_many(page, ["torch.compiel not working", "brodcasting two tensors different shapes",
+                               "torchsummary"], attempts=1)
     assert "/en/compile/" in found[0][:3] and found[1][:1] == ["/en/broadcasting/"], found
+    assert found[2][:1] == ["/en/layers/"], found  # torchinfo's summary
 
 
 def test_no_term_that_no_section_has_is_added(tab, base):
@@ -83,6 +85,18 @@ def test_the_variable_a_method_is_called_on_is_no_topic(tab, base):
     assert rewrite == {"model.parameters()": "parameters", "tensor.register_hook": "*register_hook",
                        "optimizer.step loss.backward": "optimizer.step loss.backward"}, rewrite
 
+
+
+def test_the_librarys_name_beside_other_words_is_searched_as_itself(tab, base):
+    """search.js's shortWordsExact: "pytorch" as a prefix matched PYTORCH_ENABLE_MPS_FALLBACK in a heading of
+    devices/, which came before the page a query asked for; alone it stays a prefix, and so does a stem the index
+    does not hold whole (kera)."""
+    page = tab.page
+    rewrite = rewrites(page, base, ("validation loop pytorch", "pytorch", "keras Dense layer pytorch"))
+    assert rewrite == {"validation loop pytorch": "valid loop pytorch^1", "pytorch": "pytorch",
+                       "keras Dense layer pytorch": "kera dens layer pytorch^1"}, rewrite
+    found = search_many(page, ["validation loop pytorch", "pytorch terminology"], attempts=1)
+    assert "/en/training-real/" in found[0][:3] and "/en/devices/" not in found[0][:3] + found[1][:3], found
 
 # Indexes whose words make lunr 2.3.9 merge two different nodes of its automaton (upstream.fix_lunr_token_set_keys):
 # the node after "b" (edge "1" to node 234) and the one after "c" (edges "1" to node 2, "3" to node 4) had one key,

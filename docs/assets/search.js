@@ -23,8 +23,10 @@
   var MAX_WORD = 8;
   var EN_STOP = new Set(("a an and are as at be but by can for from has have if in into is it its no not of on " +
     "or so such that the their then there these they this to was were will with all " +
-    /* and the words of an English question ("what does backward do" asks about backward) */
-    "what does do did how why when where which who i my me you your we our should would could vs versus").split(" "));
+    /* and the words of an English question ("what does backward do" asks about backward; "how do I make training
+       deterministic" about determinism: mak* put the chapters with "make" in a title first) */
+    "what does do did make how why when where which who i my me you your we our should would could vs versus")
+    .split(" "));
   /* Words of a question, not of its topic: "如何把张量放到GPU上" asks about 张量, 放到 and GPU */
   var ZH_QUESTION = new Set(("如何 怎么 怎么办 怎样 怎么样 什么 为什么 是否 请问 一下 哪些 哪个 哪里 能不能 " +
     "可以 有没有 意思 啥 咋 咋办 吗 呢 啊 吧 区别 作用 用法 干什么 干啥 有何 还是 到底 是不是").split(" "));

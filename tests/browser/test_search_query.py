@@ -81,9 +81,11 @@ def test_no_term_that_no_section_has_is_added(tab, base):
 
 def test_the_variable_a_method_is_called_on_is_no_topic(tab, base):
     """search.js's RECEIVER: "model.parameters()" asks about parameters(); optimizer and loss name chapters."""
-    rewrite = rewrites(tab.page, base, ("model.parameters()", "tensor.register_hook", "optimizer.step loss.backward"))
+    rewrite = rewrites(tab.page, base, ("model.parameters()", "tensor.register_hook", "optimizer.step loss.backward",
+                                        "make model smaller for deployment"))
     assert rewrite == {"model.parameters()": "parameters", "tensor.register_hook": "*register_hook",
-                       "optimizer.step loss.backward": "optimizer.step loss.backward"}, rewrite
+                       "optimizer.step loss.backward": "optimizer.step loss.backward",
+                       "make model smaller for deployment": "model smaller deployment"}, rewrite  # EN_STOP
 
 
 

@@ -130,11 +130,16 @@
     return out || raw;
   }
 
-  function withoutWeakTerms(raw) {
+  /* "the examples", "each example": the site's own, a topic of about/ and times/ ("which gpu were the examples run
+     on" was searched as "gpu run") */
+  var SITE_EXAMPLES = /\b(?:the|each|these|this site's|our)\s+example/i;
+  function withoutWeakTerms(raw, typed) {
     if (raw.indexOf('"') >= 0) return raw;
     var terms = raw.split(" "), api = terms.some(function (t) { return API_NAME.test(t); });
+    var ours = SITE_EXAMPLES.test(typed || "");
     var strong = terms.filter(function (t) {
       var word = t.split(WORD_END).join("").toLowerCase();
+      if (ours && /^exampl/.test(word)) return true;
       return !WEAK.has(word) && !(api && LIBRARY.has(word));
     });
     return strong.length && strong.length < terms.length ? strong.join(" ") : raw;
@@ -407,7 +412,7 @@
     var typed = raw;
     raw = spelled(pastedQuotes(raw), raw);
     return attributesExact(identifiersInside(shortWordsExact(asIndexWords(withoutWeakTerms(withoutLoneDigits(
-      stemmed(segment(withoutEnglishStopWords(raw)), raw)))))), typed);
+      stemmed(segment(withoutEnglishStopWords(raw)), raw)), typed)))), typed);
   };
 
   var box = document.querySelector('[data-md-component="search-query"]');

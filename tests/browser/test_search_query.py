@@ -100,6 +100,14 @@ def test_the_librarys_name_beside_other_words_is_searched_as_itself(tab, base):
     found = search_many(page, ["validation loop pytorch", "pytorch terminology"], attempts=1)
     assert "/en/training-real/" in found[0][:3] and "/en/devices/" not in found[0][:3] + found[1][:3], found
 
+
+def test_the_sites_own_examples_are_a_topic(tab, base):
+    """search.js's SITE_EXAMPLES: "the examples" are the site's (about/, times/); "examples" beside a topic is
+    no topic of its own (WEAK)."""
+    rewrite = rewrites(tab.page, base, ("which gpu were the examples run on", "ReduceLROnPlateau examples"))
+    assert rewrite == {"which gpu were the examples run on": "gpu examples run",
+                       "ReduceLROnPlateau examples": "ReduceLROnPlateau"}, rewrite
+
 # Indexes whose words make lunr 2.3.9 merge two different nodes of its automaton (upstream.fix_lunr_token_set_keys):
 # the node after "b" (edge "1" to node 234) and the one after "c" (edges "1" to node 2, "3" to node 4) had one key,
 # "01234". The automaton then held "c1qq", which the inverted index does not: a query for it threw in Material's worker.

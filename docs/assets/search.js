@@ -226,9 +226,15 @@
   }
   /* ...not in a pasted message ("Expected all tensors to be on the same device"): its words are the page's */
   var PASTED_WORDS = 7;
+  /* ...which a question the reader wrote is not, however long ("why does subtracting a (N,1) tensor from a (N,)
+     tensor give a matrix", "how to make pytorch training fully reproducible" kept subtracting and training whole) */
+  var QUESTION_START = /^\s*(?:how|why|what|when|where|which|who|is|are|can|does|do|should|my|i)\b/i;
+  function pasted(typed) {
+    return typed.trim().split(/\s+/).length >= PASTED_WORDS && !QUESTION_START.test(typed);
+  }
   function stemmed(raw, typed) {
     if (raw.indexOf('"') >= 0) return raw;
-    if (typed.trim().split(/\s+/).length >= PASTED_WORDS) return raw.split(" ").map(withIng).join(" ");
+    if (pasted(typed)) return raw.split(" ").map(withIng).join(" ");
     /* a word cut to a stem of four letters ("bytes" -> byte) is not one the reader typed: no -ing form */
     return raw.split(" ").map(function (w) { var cut = stem(w); return cut === w ? withIng(w) : cut; }).join(" ");
   }
@@ -314,7 +320,7 @@
     return out;
   }
   function spelled(raw, typed) {
-    if (raw.indexOf('"') >= 0 || typed.trim().split(/\s+/).length >= PASTED_WORDS || !latinWords.length) return raw;
+    if (raw.indexOf('"') >= 0 || pasted(typed) || !latinWords.length) return raw;
     return raw.replace(/(^|[^A-Za-z0-9_])([A-Za-z]{6,})(?![A-Za-z0-9_])/g, function (all, before, word) {
       var lower = word.toLowerCase(), best = null, most = 0;
       if (startsAWord(lower)) return all;

@@ -136,7 +136,7 @@
   function withoutWeakTerms(raw, typed) {
     if (raw.indexOf('"') >= 0) return raw;
     var terms = raw.split(" "), api = terms.some(function (t) { return API_NAME.test(t); });
-    var ours = SITE_EXAMPLES.test(typed || "");
+    var ours = SITE_EXAMPLES.test(typed);
     var strong = terms.filter(function (t) {
       var word = t.split(WORD_END).join("").toLowerCase();
       if (ours && /^exampl/.test(word)) return true;

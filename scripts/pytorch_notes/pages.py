@@ -8,8 +8,9 @@ where the path is relative to ``examples/``. The line may be indented to sit ins
 an admonition, a collapsible block or a list item; the example is rendered at that depth. Lines in
 fenced code blocks and HTML comments are ignored, so a page can show the syntax itself. A line that
 starts with ``:::`` but does not match the syntax (a misspelled keyword, a bad path) is an error
-(``PageError``) rather than silently left as text. Standard library only; used by the MkDocs glue
-and by the tests.
+(``PageError``) rather than silently left as text. Also the pages' titles and outlines, the checks that
+keep the two languages in step, and ``html_in_headings`` (a heading holding an HTML tag). Standard library
+only; used by the MkDocs glue and by the tests.
 """
 
 from __future__ import annotations
@@ -105,7 +106,6 @@ def first_heading(markdown: str) -> str | None:
     return next((ln[2:].strip() for ln in markdown.splitlines() if ln.startswith("# ")), None)
 
 
-
 _HEADING_LINE = re.compile(r"^ {0,3}#{1,6}[ \t]")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")  # what Python-Markdown passes on as raw HTML
@@ -123,6 +123,7 @@ def html_in_headings(markdown: str, page: str) -> list[str]:
             found.append(f"{page}:{lineno}: the heading holds {tag.group(0)}, which Markdown keeps as an HTML tag; "
                          "write the text in backticks")
     return found
+
 
 _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 _FRONT_TITLE = re.compile(r"""^title:[ \t]*(?P<q>["']?)(?P<title>.*?)(?P=q)[ \t]*$""", re.M)

@@ -13,9 +13,10 @@ base, browser, tab = test_browser.base, test_browser.browser, test_browser.tab  
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("reader")]
 
 
-def rewrites(page, base, queries) -> dict[str, str]:
-    """Query -> what search.js hands Material for it, on the English home page once its vocabulary is loaded."""
-    page.goto(lang_root(base, "en"))
+def rewrites(page, base, queries, lang: str = "en") -> dict[str, str]:
+    """Query -> what search.js hands Material for it, on the language's home page once its vocabulary is
+    loaded."""
+    page.goto(lang_root(base, lang))
     page.focus("input.md-search__input")
     page.wait_for_function("() => !!window.__pnVocabulary && !!window.__pnLatin")
     return {q: page.evaluate("(q) => window.__pnSearchQuery(q)", q) for q in queries}
@@ -146,3 +147,15 @@ def test_a_word_lunrs_automaton_holds_by_mistake_does_not_empty_the_results(tab,
     assert page.evaluate(WORKER_SEARCH_JS, [merged_words(FILLER_COUNTS[0]), "zebra"]) == 1
     empty = [n for n in FILLER_COUNTS if page.evaluate(WORKER_SEARCH_JS, [merged_words(n), "c1qq zebra"]) != 1]
     assert not empty, f"nothing found with {empty} fillers"
+
+
+def test_a_lone_character_beside_a_topic_word_is_left_out(tab, base):
+    """search.js's withoutLoneCharacters: a colloquial word the index lacks (开启, 手搓) fell apart into characters
+    that, as prefixes, outranked the query's topic; a lone character stays when nothing else names a topic
+    (代码 is a weak word)."""
+    page = tab.page
+    rewrite = rewrites(page, base, ("手搓 gpt", "怎么在 pytorch 里开启 flashattention", "代码哪里慢"), "zh")
+    assert rewrite == {"手搓 gpt": "gpt", "怎么在 pytorch 里开启 flashattention": "pytorch^1 flashattention",
+                       "代码哪里慢": "慢"}, rewrite
+    found = search_many(page, ["手搓 gpt", "怎么在 pytorch 里开启 flashattention"], attempts=1)
+    assert "/attention/" in found[0][:3] and "/efficient-attention/" in found[1][:3], found

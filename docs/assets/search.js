@@ -146,7 +146,8 @@
 
   /* "the examples", "each example": the site's own, a topic of about/ and times/ ("which gpu were the examples run
      on" was searched as "gpu run") */
-  var SITE_EXAMPLES = /\b(?:the|each|these|this site's|our)\s+example/i;
+  /* ...and so are an example's runtime, outputs or files ("example runtimes per device") */
+  var SITE_EXAMPLES = /\b(?:the|each|these|this site's|our)\s+example|\bexamples?\s+(?:run|time|output|captur|record|file|download)/i;
   function withoutWeakTerms(raw, typed) {
     if (raw.indexOf('"') >= 0) return raw;
     var terms = raw.split(" "), api = terms.some(function (t) { return API_NAME.test(t); });
@@ -154,7 +155,7 @@
     var strong = terms.filter(function (t) {
       var word = t.split(WORD_END).join("").toLowerCase();
       if (ours && /^exampl/.test(word)) return true;
-      return !WEAK.has(word) && !(api && LIBRARY.has(word));
+      return !weak(word) && !(api && LIBRARY.has(word));
     });
     return strong.length && strong.length < terms.length ? strong.join(" ") : raw;
   }
@@ -163,20 +164,19 @@
      ".to(device)", to* matched torchrun and TorchScript in headings): it is searched as the word itself
      ("n^1": a boost, which Material leaves without its wildcard). A term holding one ("x.grad",
      "np.arange") is cut into its words here, as Material would cut it, so that the short one can be. The library's
-     name beside other words is searched as itself too: as a prefix, "pytorch" matched the environment variable
+     name is searched as itself too: as a prefix, "pytorch" matched the environment variable
      PYTORCH_ENABLE_MPS_FALLBACK in a heading of devices/ (a title weighs 8 times as much), which came first or
      second for "validation loop pytorch", "pytorch terminology", "jax pmap pytorch equivalent" (issue 44;
      tests/search_queries.json en 1439 -> 1445 found of 1483, zh 1656 -> 1660 of 1706). Only a word the index
      holds whole ("kera", keras as stemmed, stays a prefix). Torch too (leaving it a prefix, for torchinfo,
      torchvision and torchrun, found 3 fewer of those queries; "torchsummary", as "torch^1 summary", still finds
-     layers/ first). */
+     layers/ first). Alone as well: "What is PyTorch?" and "PyTorch 是什么" put devices/ first, intro/ second. */
   var SHORT = /^[A-Za-z]{1,2}$/;
   function shortWordsExact(raw) {
     if (raw.indexOf('"') >= 0) return raw;
-    var others = raw.split(" ").length > 1;
     return raw.split(" ").map(function (t) {
       var lower = t.toLowerCase();
-      if (others && LIBRARY.has(lower) && latin[lower]) return lower + "^1";
+      if (LIBRARY.has(lower) && latin[lower]) return lower + "^1";
       var words = t.split(/[^A-Za-z0-9_\u0080-\uffff]+/).filter(Boolean);
       if (!words.some(function (w) { return SHORT.test(w); })) return t;
       return words.map(function (w) { return SHORT.test(w) ? w.toLowerCase() + "^1" : w; }).join(" ");
@@ -238,6 +238,14 @@
     }
     return word;
   }
+  /* A word that names no topic, as typed or as stemmed: this step comes after the stemmer, and "ctx.save_for_backward
+     example" kept exampl*, which put about/ ("which GPU and which CPU the examples run on", a title) before
+     custom-function/ */
+  var weakStems = null;
+  function weak(word) {
+    if (!weakStems) weakStems = new Set(Array.from(WEAK).map(stem));
+    return WEAK.has(word) || weakStems.has(word);
+  }
   /* ...not in a pasted message ("Expected all tensors to be on the same device"): its words are the page's */
   var PASTED_WORDS = 7;
   /* ...which a question the reader wrote is not, however long ("why does subtracting a (N,1) tensor from a (N,)
@@ -249,8 +257,17 @@
   function stemmed(raw, typed) {
     if (raw.indexOf('"') >= 0) return raw;
     if (pasted(typed)) return raw.split(" ").map(withIng).join(" ");
+    /* a name typed as an attribute or a function ("torch.zeros", "model.modules()") is the API's name, not an
+       English word: zeros -> zero* matched zero_grad, and autograd's sections on zeroing gradients came before
+       tensors/'s factory functions for "torch.zeros vs torch.empty" */
+    var names = new Set();
+    typed.replace(/\.([A-Za-z]\w*)/g, function (all, name) { names.add(name.toLowerCase()); return all; });
     /* a word cut to a stem of four letters ("bytes" -> byte) is not one the reader typed: no -ing form */
-    return raw.split(" ").map(function (w) { var cut = stem(w); return cut === w ? withIng(w) : cut; }).join(" ");
+    return raw.split(" ").map(function (w) {
+      if (names.has(w.toLowerCase())) return w;
+      var cut = stem(w);
+      return cut === w ? withIng(w) : cut;
+    }).join(" ");
   }
   /* A word of four letters ending in e keeps its e (its stem would be the prefix of too many words: mode ->
      mod* matches model and module), so the prefix misses the -ing form the pages use ("move a tensor to the
@@ -314,21 +331,21 @@
      one; else two words of the index it is made of ("torchsummary alternative" searched a word no page has).
      Not a shorter word: "grain dataloader" (JAX's loader, a word the site lacks) became "train". Not in a
      pasted message (its words are the program's) nor inside quotes. */
-  var ALPHABET = "abcdefghijklmnopqrstuvwxyz";
+  var LETTERS = "abcdefghijklmnopqrstuvwxyz";
   function startsAWord(w) {
     var lo = 0, hi = latinWords.length;
     while (lo < hi) { var mid = (lo + hi) >> 1; if (latinWords[mid] < w) lo = mid + 1; else hi = mid; }
     return lo < latinWords.length && latinWords[lo].lastIndexOf(w, 0) === 0;
   }
-  function oneEditAway(w) {
-    var out = [];
+  function oneEditAway(w, letters) {
+    var out = [], alphabet = letters || LETTERS;
     for (var i = 0; i <= w.length; i++) {
       var head = w.slice(0, i), tail = w.slice(i);
       if (tail) out.push(head + tail.slice(1));
       if (tail.length > 1) out.push(head + tail[1] + tail[0] + tail.slice(2));
-      for (var c = 0; c < ALPHABET.length; c++) {
-        if (tail) out.push(head + ALPHABET[c] + tail.slice(1));
-        out.push(head + ALPHABET[c] + tail);
+      for (var c = 0; c < alphabet.length; c++) {
+        if (tail) out.push(head + alphabet[c] + tail.slice(1));
+        out.push(head + alphabet[c] + tail);
       }
     }
     return out;
@@ -345,6 +362,12 @@
         if (n > most) { best = a + " " + b; most = n; }
       }
       return before + (best || word);
+    }).replace(/(^|[^A-Za-z0-9_])([A-Za-z]+(?:_[A-Za-z]+)+)(?![A-Za-z0-9_])/g, function (all, before, name) {
+      /* ...and so did a mistyped API name ("num_wokers"): the index's name one edit away, underscores counted */
+      var lower = name.toLowerCase(), best = null, most = 0;
+      if (lower.length < 6 || startsAWord(lower)) return all;
+      oneEditAway(lower, LETTERS + "_").forEach(function (e) { if (latin[e] > most) { best = e; most = latin[e]; } });
+      return before + (best || name);
     });
   }
 

@@ -55,7 +55,7 @@ def test_a_mistyped_english_word_is_searched_as_the_index_spells_it(tab, base):
     rewrite = rewrites(page, base, ("dataloder super slow", "grain dataloader", "torch.compiel", "interview",
                                     "torchsummary"))
     assert rewrite == {"dataloder super slow": "dataloader super slow", "grain dataloader": "grain dataloader",
-                       "torch.compiel": "compil", "interview": "interview",
+                       "torch.compiel": "compile", "interview": "interview",
                        "torchsummary": "torch^1 summary"}, rewrite  # two words of the index written as one
     found = search_many(page, ["torch.compiel not working", "brodcasting two tensors different shapes",
                                "torchsummary"], attempts=1)
@@ -92,22 +92,40 @@ def test_the_variable_a_method_is_called_on_is_no_topic(tab, base):
 
 def test_the_librarys_name_beside_other_words_is_searched_as_itself(tab, base):
     """search.js's shortWordsExact: "pytorch" as a prefix matched PYTORCH_ENABLE_MPS_FALLBACK in a heading of
-    devices/, which came before the page a query asked for; alone it stays a prefix, and so does a stem the index
-    does not hold whole (kera)."""
+    devices/, which came before the page a query asked for, alone ("What is PyTorch?") as well; a stem the index
+    does not hold whole (kera) stays a prefix."""
     page = tab.page
-    rewrite = rewrites(page, base, ("validation loop pytorch", "pytorch", "keras Dense layer pytorch"))
-    assert rewrite == {"validation loop pytorch": "valid loop pytorch^1", "pytorch": "pytorch",
+    rewrite = rewrites(page, base, ("validation loop pytorch", "What is PyTorch?", "keras Dense layer pytorch"))
+    assert rewrite == {"validation loop pytorch": "valid loop pytorch^1", "What is PyTorch?": "pytorch^1",
                        "keras Dense layer pytorch": "kera dens layer pytorch^1"}, rewrite
-    found = search_many(page, ["validation loop pytorch", "pytorch terminology"], attempts=1)
+    found = search_many(page, ["validation loop pytorch", "pytorch terminology", "What is PyTorch?"], attempts=1)
     assert "/en/training-real/" in found[0][:3] and "/en/devices/" not in found[0][:3] + found[1][:3], found
+    assert found[2][0] == "/en/intro/", found
+
+
+def test_an_api_name_or_a_weak_word_is_read_as_typed_before_and_after_the_stemmer(tab, base):
+    """search.js: a weak word is left out in its stemmed form too ("example" -> exampl* put about/'s "the examples"
+    title first); a name typed after a dot is the API's, not stemmed (zeros -> zero* matched zero_grad); a mistyped
+    identifier becomes the index's name one edit away, underscores counted (nothing was found for "num_wokers")."""
+    page = tab.page
+    queries = ("ctx.save_for_backward example", "torch.zeros vs torch.empty", "num_wokers")
+    rewrite = rewrites(page, base, queries)
+    assert rewrite == {"ctx.save_for_backward example": "*save_for_backward",
+                       "torch.zeros vs torch.empty": "zeros empty", "num_wokers": "*num_workers"}, rewrite
+    found = dict(zip(queries, search_many(page, list(queries), attempts=1), strict=True))
+    assert found["ctx.save_for_backward example"][0] == "/en/custom-function/", found
+    assert found["torch.zeros vs torch.empty"][0] == "/en/tensors/", found
+    assert "/en/data-loading/" in found["num_wokers"][:3], found
 
 
 def test_the_sites_own_examples_are_a_topic(tab, base):
     """search.js's SITE_EXAMPLES: "the examples" are the site's (about/, times/); "examples" beside a topic is
     no topic of its own (WEAK)."""
     rewrite = rewrites(tab.page, base, ("which gpu were the examples run on", "ReduceLROnPlateau examples",
-                                        "how to make pytorch training fully reproducible"))
+                                        "how to make pytorch training fully reproducible",
+                                        "example runtimes per device"))
     assert rewrite == {"which gpu were the examples run on": "gpu example run",
+                       "example runtimes per device": "exampl runtime per devic",  # an example's runtime
                        "ReduceLROnPlateau examples": "ReduceLROnPlateau",
                        # a long question is no pasted message: its words are stemmed (QUESTION_START)
                        "how to make pytorch training fully reproducible": "pytorch^1 train fully reproducib"}, rewrite

@@ -93,11 +93,11 @@ def test_words_that_name_no_topic_are_left_out(tab, base):
     # another library's name beside one of its APIs: the API is the topic (nn-module/, which mentions Keras
     # most, came first for "keras MultiHeadAttention")
     assert page.evaluate(query, "keras MultiHeadAttention") == "MultiHeadAttention"
-    assert page.evaluate(query, "sklearn train_test_split") == "*train_test_split"
+    assert page.evaluate(query, "sklearn train_test_split") == "*train_test_split*^3"
     assert page.evaluate(query, "(N,1) minus (N,)") == "n^1 minus n^1"
     assert page.evaluate(query, ".to(device)") == "to^1 device"
     # a pasted flag: "--x" was an invalid lunr query (nothing shown), "-x" would exclude the word
-    assert page.evaluate(query, "torchrun --nproc_per_node") == "torchrun *nproc_per_node"
+    assert page.evaluate(query, "torchrun --nproc_per_node") == "torchrun *nproc_per_node*^3"
     # "UTF-8" without its lone digit left "UTF-", an invalid query too
     assert page.evaluate(query, "why utf-8 bytes") == "utf byte"
     # ...and "dim=-1" without its digit kept "dim=-": nothing was shown; the = goes too, as the index trims its

@@ -84,7 +84,7 @@ def test_the_variable_a_method_is_called_on_is_no_topic(tab, base):
     """search.js's RECEIVER: "model.parameters()" asks about parameters(); optimizer and loss name chapters."""
     rewrite = rewrites(tab.page, base, ("model.parameters()", "tensor.register_hook", "optimizer.step loss.backward",
                                         "make model smaller for deployment"))
-    assert rewrite == {"model.parameters()": "parameters", "tensor.register_hook": "*register_hook",
+    assert rewrite == {"model.parameters()": "parameters", "tensor.register_hook": "*register_hook*^3",
                        "optimizer.step loss.backward": "optimizer.step loss.backward",
                        "make model smaller for deployment": "model smaller deployment"}, rewrite  # EN_STOP
 
@@ -110,12 +110,27 @@ def test_an_api_name_or_a_weak_word_is_read_as_typed_before_and_after_the_stemme
     page = tab.page
     queries = ("ctx.save_for_backward example", "torch.zeros vs torch.empty", "num_wokers")
     rewrite = rewrites(page, base, queries)
-    assert rewrite == {"ctx.save_for_backward example": "*save_for_backward",
-                       "torch.zeros vs torch.empty": "zeros empty", "num_wokers": "*num_workers"}, rewrite
+    assert rewrite == {"ctx.save_for_backward example": "*save_for_backward*^3",
+                       "torch.zeros vs torch.empty": "zeros empty", "num_wokers": "*num_workers*^3"}, rewrite
     found = dict(zip(queries, search_many(page, list(queries), attempts=1), strict=True))
     assert found["ctx.save_for_backward example"][0] == "/en/custom-function/", found
     assert found["torch.zeros vs torch.empty"][0] == "/en/tensors/", found
     assert "/en/data-loading/" in found["num_wokers"][:3], found
+
+
+def test_an_identifier_weighs_more_than_a_word_and_a_pasted_fragment_is_a_message(tab, base):
+    """search.js: an identifier names one API ("*name*^3"): three chapters with "activation" in a heading came before
+    hooks/; a query that is all a fragment of a message the site quotes, an error's or warning's class aside, is
+    searched as that message (five words of TracerWarning's long message were searched as plain words)."""
+    page = tab.page
+    queries = ("register_forward_hook get activations", "TracerWarning converting a tensor to a Python boolean")
+    rewrite = rewrites(page, base, queries)
+    assert rewrite == {"register_forward_hook get activations": "*register_forward_hook*^3 activ",
+                       "TracerWarning converting a tensor to a Python boolean":
+                           "+converting +tensor +python +boolean"}, rewrite
+    found = dict(zip(queries, search_many(page, list(queries), attempts=1), strict=True))
+    assert found["register_forward_hook get activations"][0] == "/en/hooks/", found
+    assert found["TracerWarning converting a tensor to a Python boolean"][0] == "/en/jit/", found
 
 
 def test_the_sites_own_examples_are_a_topic(tab, base):

@@ -183,9 +183,11 @@
     }).join(" ");
   }
 
-  /* The usual names of the variable a method is called on (model.parameters(), tensor.register_hook, x.grad).
+  /* The usual names of the variable a method is called on (model.parameters(), tensor.register_hook, x.grad,
+     weight.grad, p.grad: "weight.grad is None after backward" put hooks/ first, its sections say weight most).
      Not optimizer, loss or layer: they name chapters ("optimizer.step loss.backward order" asks about both) */
-  var RECEIVER = /(^|[^\w.])(?:model|net|tensor|self|module|input|output|out|x|y|t|ctx)\.(?=[A-Za-z_])/g;
+  var RECEIVERS = "model|net|tensor|self|module|input|output|out|x|y|t|ctx|weight|bias|param|p|w|b";
+  var RECEIVER = new RegExp("(^|[^\\w.])(?:" + RECEIVERS + ")\\.(?=[A-Za-z_])", "g");
   /* "Expected all tensors to be on the same device": without its stop words, the rare words rank */
   function withoutEnglishStopWords(raw) {
     /* "torch.where条件选择": "torch*" matches every page, titles first (boosted); the other words decide */
@@ -377,8 +379,20 @@
      hooks/. Measured on the built site, English recall@3: tests/search_queries.json 1448 -> 1450 of 1483, the
      older held-out file (spent as a development set, issue 44) 641 -> 644 of 656, sets 17A-22 unchanged; weighed
      twice 1449 and 642, five times 1449 and 644 with set 17B -1. */
+  /* Another library's name the pages never use, alone ("validation_split=0.2 pytorch", "from_tensor_slices": Keras's
+     and tf.data's), found nothing at all: it is searched as its words, stemmed ("valid split", "tensor slice").
+     Not beside other words, which find the page ("nn.BCEWithLogitsLoss pos_weight": as "pos weight", weight* put
+     other chapters first). */
   function identifiersInside(raw) {
-    return raw.split(" ").map(function (t) { return /^[A-Za-z]\w*_\w+$/.test(t) ? "*" + t + "*^3" : t; }).join(" ");
+    var terms = raw.split(" ");
+    return terms.map(function (t) {
+      if (!/^[A-Za-z]\w*_\w+$/.test(t)) return t;
+      var lower = t.toLowerCase();
+      var held = !latinWords.length || latinWords.some(function (w) { return w.indexOf(lower) >= 0; });
+      if (held || terms.length > 1) return "*" + t + "*^3";
+      var words = lower.split("_").filter(function (w) { return w && !EN_STOP.has(w) && !LUNR_EN_STOP.has(w); });
+      return words.length ? words.map(stem).join(" ") : t;
+    }).join(" ");
   }
 
   /* Quotes are Material's "all of these words": a pasted message that quotes a name (Unexpected key(s) in
@@ -446,7 +460,7 @@
      sections say gradient most before autograd's "Why is .grad None". A name of four letters at most is
      searched as the word itself ("grad^1", as shortWordsExact does), when the rewritten query still holds it as
      typed; a longer one stays a prefix ("torch.tensor" asks about tensors too). */
-  var ATTRIBUTE = /(?:^|[^\w.])(?:model|net|tensor|self|module|input|output|out|x|y|t|ctx|torch|F|nn)\.([A-Za-z]\w{0,3})(?!\w)/g;
+  var ATTRIBUTE = new RegExp("(?:^|[^\\w.])(?:" + RECEIVERS + "|torch|F|nn)\\.([A-Za-z]\\w{0,3})(?!\\w)", "g");
   function attributesExact(query, raw) {
     var names = new Set();
     raw.replace(ATTRIBUTE, function (all, name) { names.add(name.toLowerCase()); return all; });

@@ -133,6 +133,22 @@ def test_an_identifier_weighs_more_than_a_word_and_a_pasted_fragment_is_a_messag
     assert found["TracerWarning converting a tensor to a Python boolean"][0] == "/en/jit/", found
 
 
+def test_an_identifier_the_index_lacks_is_searched_as_its_words(tab, base):
+    """search.js's identifiersInside: another library's name that no page uses, alone (Keras's
+    image_dataset_from_directory), found nothing at all; beside other words it stays as typed (as its words, weight*
+    took "nn.BCEWithLogitsLoss pos_weight" from training/). And weight.grad is x.grad (RECEIVERS): hooks/ came first."""
+    page = tab.page
+    queries = ("image_dataset_from_directory", "nn.BCEWithLogitsLoss pos_weight", "weight.grad is None after backward")
+    rewrite = rewrites(page, base, queries)
+    assert rewrite == {"image_dataset_from_directory": "imag dataset directory",
+                       "nn.BCEWithLogitsLoss pos_weight": "nn^1 BCEWithLogitsLoss *pos_weight*^3",
+                       "weight.grad is None after backward": "grad^1 None after backward"}, rewrite
+    found = dict(zip(queries, search_many(page, list(queries), attempts=1), strict=True))
+    assert "/en/images/" in found["image_dataset_from_directory"][:3], found
+    assert "/en/training/" in found["nn.BCEWithLogitsLoss pos_weight"][:3], found
+    assert found["weight.grad is None after backward"][0] == "/en/autograd/", found
+
+
 def test_the_sites_own_examples_are_a_topic(tab, base):
     """search.js's SITE_EXAMPLES: "the examples" are the site's (about/, times/); "examples" beside a topic is
     no topic of its own (WEAK)."""

@@ -378,9 +378,10 @@
      Without it, "register_forward_hook get activations" put three chapters with "activation" in a heading before
      hooks/. Measured on the built site, English recall@3: tests/search_queries.json 1448 -> 1450 of 1483, the
      older held-out file (spent as a development set, issue 44) 641 -> 644 of 656, sets 17A-22 unchanged; weighed
-     twice 1449 and 642, five times 1449 and 644 with set 17B -1. */
-  /* Another library's name the pages never use, alone ("validation_split=0.2 pytorch", "from_tensor_slices": Keras's
-     and tf.data's), found nothing at all: it is searched as its words, stemmed ("valid split", "tensor slice").
+     twice 1449 and 642, five times 1449 and 644 with set 17B -1.
+     Another library's name the pages never use, alone (Keras's "image_dataset_from_directory"; "validation_split=0.2
+     pytorch" and tf.data's "from_tensor_slices" until the pages named them), found nothing at all: it is searched as
+     its words, stemmed ("imag dataset directory").
      Not beside other words, which find the page ("nn.BCEWithLogitsLoss pos_weight": as "pos weight", weight* put
      other chapters first). */
   function identifiersInside(raw) {

@@ -139,7 +139,7 @@
   function withoutLoneCharacters(terms) {
     var topical = terms.some(function (t) {
       var w = t.split(WORD_END).join("").toLowerCase();
-      return w && !LONE.test(w) && !LIBRARY.has(w) && !EN_STOP.has(w) && !WEAK.has(w) && !/^\d+$/.test(w);
+      return w && !LONE.test(w) && !LIBRARY.has(w) && !EN_STOP.has(w) && !weak(w) && !/^\d+$/.test(w);
     });
     return topical ? terms.filter(function (t) { return !LONE.test(t); }) : terms;
   }
@@ -339,8 +339,8 @@
     while (lo < hi) { var mid = (lo + hi) >> 1; if (latinWords[mid] < w) lo = mid + 1; else hi = mid; }
     return lo < latinWords.length && latinWords[lo].lastIndexOf(w, 0) === 0;
   }
-  function oneEditAway(w, letters) {
-    var out = [], alphabet = letters || LETTERS;
+  function oneEditAway(w, alphabet) {
+    var out = [];
     for (var i = 0; i <= w.length; i++) {
       var head = w.slice(0, i), tail = w.slice(i);
       if (tail) out.push(head + tail.slice(1));
@@ -355,9 +355,9 @@
   function spelled(raw, typed) {
     if (raw.indexOf('"') >= 0 || pasted(typed) || !latinWords.length) return raw;
     return raw.replace(/(^|[^A-Za-z0-9_])([A-Za-z]{6,})(?![A-Za-z0-9_])/g, function (all, before, word) {
-      var lower = word.toLowerCase(), best = null, most = 0;
+      var lower = word.toLowerCase();
       if (startsAWord(lower)) return all;
-      oneEditAway(lower).forEach(function (e) { if (latin[e] > most) { best = e; most = latin[e]; } });
+      var near = nearest(lower, LETTERS), best = near.word, most = near.count;
       /* two words of the index written as one ("torchsummary", "dataparallel"): searched as the two */
       for (var i = 3, typo = best; !typo && i <= lower.length - 3; i++) {
         var a = lower.slice(0, i), b = lower.slice(i), n = Math.min(latin[a] || 0, latin[b] || 0);
@@ -366,11 +366,16 @@
       return before + (best || word);
     }).replace(/(^|[^A-Za-z0-9_])([A-Za-z]+(?:_[A-Za-z]+)+)(?![A-Za-z0-9_])/g, function (all, before, name) {
       /* ...and so did a mistyped API name ("num_wokers"): the index's name one edit away, underscores counted */
-      var lower = name.toLowerCase(), best = null, most = 0;
+      var lower = name.toLowerCase();
       if (lower.length < 6 || startsAWord(lower)) return all;
-      oneEditAway(lower, LETTERS + "_").forEach(function (e) { if (latin[e] > most) { best = e; most = latin[e]; } });
-      return before + (best || name);
+      return before + (nearest(lower, LETTERS + "_").word || name);
     });
+  }
+  /* The index's most frequent word one edit away from w, edits drawn from letters: {word, count}, word null if none */
+  function nearest(w, letters) {
+    var best = {word: null, count: 0};
+    oneEditAway(w, letters).forEach(function (e) { if (latin[e] > best.count) best = {word: e, count: latin[e]}; });
+    return best;
   }
 
   /* "detect_anomaly" is inside the word set_detect_anomaly: an identifier matches inside words too. It names one API,

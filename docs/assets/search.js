@@ -264,6 +264,12 @@
        tensors/'s factory functions for "torch.zeros vs torch.empty" */
     var names = new Set();
     typed.replace(/\.([A-Za-z]\w*)/g, function (all, name) { names.add(name.toLowerCase()); return all; });
+    /* ...and so is a capitalised word after the first ("keras Dense layer": Keras's layer class Dense, not dens*),
+       and a class name anywhere ("BatchNormalization momentum": not batchnormali*) */
+    typed.replace(/(^|\s)([A-Z][a-z]+[A-Za-z]*)/g, function (all, before, name) {
+      if (before || /[a-z][A-Z]/.test(name)) names.add(name.toLowerCase());
+      return all;
+    });
     /* a word cut to a stem of four letters ("bytes" -> byte) is not one the reader typed: no -ing form */
     return raw.split(" ").map(function (w) {
       if (names.has(w.toLowerCase())) return w;
@@ -363,7 +369,20 @@
         var a = lower.slice(0, i), b = lower.slice(i), n = Math.min(latin[a] || 0, latin[b] || 0);
         if (n > most) { best = a + " " + b; most = n; }
       }
+      /* ...or, for a word of eight letters or more, two edits away ("difussion": a letter doubled in the wrong place),
+         unless its stem starts a word of the index ("improving": improve; the stemmer finds it), and starting as it
+         does (two edits made "increasing" decreasing and "aborting" porting) */
+      if (!best && lower.length >= 8 && !startsAWord(stem(lower))) {
+        oneEditAway(lower, LETTERS).forEach(function (e) {
+          var two = nearest(e, LETTERS);
+          if (two.count > most && two.word.slice(0, 2) === lower.slice(0, 2)) { best = two.word; most = two.count; }
+        });
+      }
       return before + (best || word);
+    }).replace(/(^|[^A-Za-z0-9_])([A-Za-z]+\d+[A-Za-z]+)(?![A-Za-z0-9_])/g, function (all, before, name) {
+      /* ...and a name the index lacks with a digit inside ("tf2onnx", "torch2trt"): its words */
+      if (startsAWord(name.toLowerCase())) return all;
+      return before + name.split(/\d+/).join(" ");
     }).replace(/(^|[^A-Za-z0-9_])([A-Za-z]+(?:_[A-Za-z]+)+)(?![A-Za-z0-9_])/g, function (all, before, name) {
       /* ...and so did a mistyped API name ("num_wokers"): the index's name one edit away, underscores counted */
       var lower = name.toLowerCase();
@@ -384,19 +403,24 @@
      hooks/. Measured on the built site, English recall@3: tests/search_queries.json 1448 -> 1450 of 1483, the
      older held-out file (spent as a development set, issue 44) 641 -> 644 of 656, sets 17A-22 unchanged; weighed
      twice 1449 and 642, five times 1449 and 644 with set 17B -1.
-     Another library's name the pages never use, alone (Keras's "image_dataset_from_directory"; "validation_split=0.2
-     pytorch" and tf.data's "from_tensor_slices" until the pages named them), found nothing at all: it is searched as
-     its words, stemmed ("imag dataset directory").
-     Not beside other words, which find the page ("nn.BCEWithLogitsLoss pos_weight": as "pos weight", weight* put
-     other chapters first). */
+     Another library's name the pages never use, alone (Keras's "text_dataset_from_directory"; "validation_split=0.2
+     pytorch", tf.data's "from_tensor_slices" and "image_dataset_from_directory" until the pages named them), found
+     nothing at all: it is searched as its words, stemmed ("text dataset directory"); so are two or more such names
+     with nothing else ("kernel_initializer glorot_uniform torch" found nothing until layers/ named them). Not beside
+     other words, which find the page ("nn.BCEWithLogitsLoss pos_weight": as "pos weight", weight* put other chapters
+     first). */
+  var IDENTIFIER = /^[A-Za-z]\w*_\w+$/;
+  function holds(name) {
+    var lower = name.toLowerCase().replace(/^[*+]+|[*^\d]+$/g, "");
+    return !latinWords.length || latinWords.some(function (w) { return w.indexOf(lower) >= 0; });
+  }
   function identifiersInside(raw) {
     var terms = raw.split(" ");
     return terms.map(function (t) {
-      if (!/^[A-Za-z]\w*_\w+$/.test(t)) return t;
-      var lower = t.toLowerCase();
-      var held = !latinWords.length || latinWords.some(function (w) { return w.indexOf(lower) >= 0; });
-      if (held || terms.length > 1) return "*" + t + "*^3";
-      var words = lower.split("_").filter(function (w) { return w && !EN_STOP.has(w) && !LUNR_EN_STOP.has(w); });
+      if (!IDENTIFIER.test(t)) return t;
+      var absent = function (o) { return IDENTIFIER.test(o) && !holds(o); };
+      if (!absent(t) || !terms.every(absent)) return "*" + t + "*^3";
+      var words = t.toLowerCase().split("_").filter(function (w) { return w && !EN_STOP.has(w) && !LUNR_EN_STOP.has(w); });
       return words.length ? words.map(stem).join(" ") : t;
     }).join(" ");
   }
@@ -475,12 +499,35 @@
       .join(" ");
   }
 
+  /* Code typed into the box says its topic in its own way:
+     - an augmented assignment ("x += 1 vs x = x + 1") is an in-place operation: the index keeps no operator, and
+       the query was searched as "x^1 x^1 x^1";
+     - another library's module path before an API's name names the library only ("tf.keras.utils.set_random_seed"
+       searched tf, keras and utils beside the name; "tf.keras.layers.BatchNormalization momentum" put attention/
+       first, its heading LayerNorm matching layer*). A module that names a topic (tf.data, np.random, optimizers)
+       stays. */
+  var IN_PLACE = {zh: "就地操作", en: "in-place"};
+  var MODULE_PATH = new Set(["tf", "keras", "np", "numpy", "jax", "jnp", "sklearn", "optax", "flax", "utils",
+    "compat", "v1", "v2", "experimental", "layers", "nn", "math", "ops"]);
+  function codeTyped(raw) {
+    var lang = (document.documentElement.lang || "en").slice(0, 2);
+    raw = raw.replace(/(^|\s)[-+*\/@]=(?=\s|\w)/g, "$1 " + (IN_PLACE[lang] || IN_PLACE.en) + " ")
+      .replace(/(^|[^\w.])((?:tf|keras|np|numpy|jax|jnp|sklearn|optax|flax)(?:\.\w+)+)/g, function (all, before, path) {
+        var parts = path.split(".");
+        if (parts.length < 3) return all;  /* "jax.grad", "np.arange": the name with its library (attributesExact) */
+        return before + parts.filter(function (p, i) {
+          return i === parts.length - 1 || !MODULE_PATH.has(p.toLowerCase());
+        }).join(" ");
+      });
+    return raw.trim() ? raw.replace(/\s+/g, " ").trim() : raw;
+  }
+
   window.__pnSearchQuery = function (raw) {
     var message = knownMessage(raw);
     if (message) return message;
     /* "Missing key(s) in state_dict": the plural's (s) became a term of its own ("s^1", an exact word every
        page has), and the chapter quoting the message fell from the first three */
-    raw = raw.replace(/(\w)\(s\)/gi, "$1");
+    raw = codeTyped(raw.replace(/(\w)\(s\)/gi, "$1"));
     var typed = raw;
     raw = spelled(pastedQuotes(raw), raw);
     return attributesExact(identifiersInside(shortWordsExact(asIndexWords(withoutWeakTerms(withoutLoneDigits(

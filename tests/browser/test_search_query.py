@@ -50,13 +50,17 @@ def test_query_terms_are_trimmed_as_the_index_trims_its_words(tab, base):
 
 def test_a_mistyped_english_word_is_searched_as_the_index_spells_it(tab, base):
     """search.js's spelled: a word of six letters or more that no word of the index starts with becomes the
-    index's most frequent word one edit away; a shorter word, or one with no such neighbour, stays."""
+    index's most frequent word one edit away (two for a word of eight letters or more, when the word found starts
+    with the same two letters and the typed word's stem starts no word of the index); a shorter word, or one with no
+    such neighbour, stays."""
     page = tab.page
     rewrite = rewrites(page, base, ("dataloder super slow", "grain dataloader", "torch.compiel", "interview",
-                                    "torchsummary"))
+                                    "torchsummary", "difussion", "loss increasing"))
     assert rewrite == {"dataloder super slow": "dataloader super slow", "grain dataloader": "grain dataloader",
                        "torch.compiel": "compile", "interview": "interview",
-                       "torchsummary": "torch^1 summary"}, rewrite  # two words of the index written as one
+                       "torchsummary": "torch^1 summary",  # two words of the index written as one
+                       "difussion": "diffusion",  # two edits away (a word of 8 letters or more)
+                       "loss increasing": "loss increas"}, rewrite  # not "decreasing", two edits away too
     found = search_many(page, ["torch.compiel not working", "brodcasting two tensors different shapes",
                                "torchsummary"], attempts=1)
     assert "/en/compile/" in found[0][:3] and found[1][:1] == ["/en/broadcasting/"], found
@@ -97,7 +101,7 @@ def test_the_librarys_name_beside_other_words_is_searched_as_itself(tab, base):
     page = tab.page
     rewrite = rewrites(page, base, ("validation loop pytorch", "What is PyTorch?", "keras Dense layer pytorch"))
     assert rewrite == {"validation loop pytorch": "valid loop pytorch^1", "What is PyTorch?": "pytorch^1",
-                       "keras Dense layer pytorch": "kera dens layer pytorch^1"}, rewrite
+                       "keras Dense layer pytorch": "kera Dense layer pytorch^1"}, rewrite  # a class: not stemmed
     found = search_many(page, ["validation loop pytorch", "pytorch terminology", "What is PyTorch?"], attempts=1)
     assert "/en/training-real/" in found[0][:3] and "/en/devices/" not in found[0][:3] + found[1][:3], found
     assert found[2][0] == "/en/intro/", found
@@ -134,17 +138,25 @@ def test_an_identifier_weighs_more_than_a_word_and_a_pasted_fragment_is_a_messag
 
 
 def test_an_identifier_the_index_lacks_is_searched_as_its_words(tab, base):
-    """search.js's identifiersInside: another library's name that no page uses, alone (Keras's
-    image_dataset_from_directory), found nothing at all; beside other words it stays as typed (as its words, weight*
-    took "nn.BCEWithLogitsLoss pos_weight" from training/). And weight.grad is x.grad (RECEIVERS): hooks/ came first."""
+    """search.js's identifiersInside: other libraries' names that no page uses, alone (Keras's
+    text_dataset_from_directory; two of them), found nothing at all; beside other words they stay as typed (as its
+    words, weight* took "nn.BCEWithLogitsLoss pos_weight" from training/). A name the index lacks with a digit inside
+    (torch2trt) is its words. And weight.grad is x.grad (RECEIVERS): hooks/ came first."""
     page = tab.page
-    queries = ("image_dataset_from_directory", "nn.BCEWithLogitsLoss pos_weight", "weight.grad is None after backward")
+    queries = ("text_dataset_from_directory", "timeseries_dataset_from_array text_dataset_from_directory",
+               "text_dataset_from_directory labels", "torch2trt", "nn.BCEWithLogitsLoss pos_weight",
+               "weight.grad is None after backward")
     rewrite = rewrites(page, base, queries)
-    assert rewrite == {"image_dataset_from_directory": "imag dataset directory",
+    assert rewrite == {"text_dataset_from_directory": "text dataset directory",
+                       "timeseries_dataset_from_array text_dataset_from_directory":
+                           "timeser dataset array text dataset directory",
+                       "text_dataset_from_directory labels": "*text_dataset_from_directory*^3 label",
+                       "torch2trt": "torch^1 trt",
                        "nn.BCEWithLogitsLoss pos_weight": "nn^1 BCEWithLogitsLoss *pos_weight*^3",
                        "weight.grad is None after backward": "grad^1 None after backward"}, rewrite
     found = dict(zip(queries, search_many(page, list(queries), attempts=1), strict=True))
-    assert "/en/images/" in found["image_dataset_from_directory"][:3], found
+    assert "/en/data/" in found["text_dataset_from_directory"][:3], found
+    assert found["timeseries_dataset_from_array text_dataset_from_directory"], found
     assert "/en/training/" in found["nn.BCEWithLogitsLoss pos_weight"][:3], found
     assert found["weight.grad is None after backward"][0] == "/en/autograd/", found
 
@@ -208,3 +220,24 @@ def test_a_lone_character_beside_a_topic_word_is_left_out(tab, base):
                        "代码哪里慢": "慢"}, rewrite
     found = search_many(page, ["手搓 gpt", "怎么在 pytorch 里开启 flashattention"], attempts=1)
     assert "/attention/" in found[0][:3] and "/efficient-attention/" in found[1][:3], found
+
+
+def test_code_typed_into_the_box_is_read_for_its_topic(tab, base):
+    """search.js's codeTyped and stemmed: an augmented assignment is an in-place operation (the index keeps no
+    operator: "x += 1 vs x = x + 1" was "x^1 x^1 x^1", in both languages), another library's module path names no
+    topic (tf.keras.layers.BatchNormalization: layer* put attention/, headed LayerNorm, first), a class name is not
+    stemmed (batchnormali*, dens*)."""
+    page = tab.page
+    queries = ("x += 1 vs x = x + 1", "tf.keras.layers.BatchNormalization momentum", "keras Dense layer",
+               "np.random.seed")
+    rewrite = rewrites(page, base, queries)
+    assert rewrite == {"x += 1 vs x = x + 1": "x^1 in^1 place x^1 x^1",
+                       "tf.keras.layers.BatchNormalization momentum": "BatchNormalization momentum",
+                       "keras Dense layer": "kera Dense layer", "np.random.seed": "random seed"}, rewrite
+    found = dict(zip(queries, search_many(page, list(queries), attempts=1), strict=True))
+    assert found["x += 1 vs x = x + 1"][0] == "/en/tensor-ops/", found
+    assert "/en/layers/" in found["tf.keras.layers.BatchNormalization momentum"][:3], found
+    zh = "x += 1 和 x = x + 1 一样吗"
+    rewrite = rewrites(page, base, (zh,), "zh")
+    assert "\u2060".join("就地操作") in rewrite[zh].split(" "), rewrite
+    assert search_many(page, [zh], attempts=1)[0][0] == "/tensor-ops/"

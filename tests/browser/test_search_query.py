@@ -61,8 +61,10 @@ def test_a_mistyped_english_word_is_searched_as_the_index_spells_it(tab, base):
                        "torchsummary": "torch^1 summary",  # two words of the index written as one
                        "difussion": "diffusion",  # two edits away (a word of 8 letters or more)
                        "loss increasing": "loss increas"}, rewrite  # not "decreasing", two edits away too
+    # attempts=2: under load, the first query after the rewrites above read an empty list beside Material's count
+    # ("48 matching documents") about once in 20 runs (2026-11-30, CI and here); the ranking is what is tested
     found = search_many(page, ["torch.compiel not working", "brodcasting two tensors different shapes",
-                               "torchsummary"], attempts=1)
+                               "torchsummary"], attempts=2)
     assert "/en/compile/" in found[0][:3] and found[1][:1] == ["/en/broadcasting/"], found
     assert found[2][:1] == ["/en/layers/"], found  # torchinfo's summary
 

@@ -410,16 +410,16 @@
      other words, which find the page ("nn.BCEWithLogitsLoss pos_weight": as "pos weight", weight* put other chapters
      first). */
   var IDENTIFIER = /^[A-Za-z]\w*_\w+$/;
-  function holds(name) {
-    var lower = name.toLowerCase().replace(/^[*+]+|[*^\d]+$/g, "");
-    return !latinWords.length || latinWords.some(function (w) { return w.indexOf(lower) >= 0; });
+  function absent(term) {  /* an identifier no word of the index holds */
+    var lower = term.toLowerCase();
+    return IDENTIFIER.test(term) && latinWords.length > 0 &&
+      !latinWords.some(function (w) { return w.indexOf(lower) >= 0; });
   }
   function identifiersInside(raw) {
-    var terms = raw.split(" ");
+    var terms = raw.split(" "), onlyAbsent = terms.every(absent);
     return terms.map(function (t) {
       if (!IDENTIFIER.test(t)) return t;
-      var absent = function (o) { return IDENTIFIER.test(o) && !holds(o); };
-      if (!absent(t) || !terms.every(absent)) return "*" + t + "*^3";
+      if (!onlyAbsent) return "*" + t + "*^3";
       var words = t.toLowerCase().split("_").filter(function (w) { return w && !EN_STOP.has(w) && !LUNR_EN_STOP.has(w); });
       return words.length ? words.map(stem).join(" ") : t;
     }).join(" ");
@@ -507,12 +507,14 @@
        first, its heading LayerNorm matching layer*). A module that names a topic (tf.data, np.random, optimizers)
        stays. */
   var IN_PLACE = {zh: "就地操作", en: "in-place"};
-  var MODULE_PATH = new Set(["tf", "keras", "np", "numpy", "jax", "jnp", "sklearn", "optax", "flax", "utils",
-    "compat", "v1", "v2", "experimental", "layers", "nn", "math", "ops"]);
+  var OTHER_LIBRARIES = ["tf", "keras", "np", "numpy", "jax", "jnp", "sklearn", "optax", "flax"];
+  var MODULE_PATH = new Set(OTHER_LIBRARIES.concat(["utils", "compat", "v1", "v2", "experimental", "layers", "nn",
+    "math", "ops"]));
+  var LIBRARY_PATH = new RegExp("(^|[^\\w.])((?:" + OTHER_LIBRARIES.join("|") + ")(?:\\.\\w+)+)", "g");
   function codeTyped(raw) {
     var lang = (document.documentElement.lang || "en").slice(0, 2);
     raw = raw.replace(/(^|\s)[-+*\/@]=(?=\s|\w)/g, "$1 " + (IN_PLACE[lang] || IN_PLACE.en) + " ")
-      .replace(/(^|[^\w.])((?:tf|keras|np|numpy|jax|jnp|sklearn|optax|flax)(?:\.\w+)+)/g, function (all, before, path) {
+      .replace(LIBRARY_PATH, function (all, before, path) {
         var parts = path.split(".");
         if (parts.length < 3) return all;  /* "jax.grad", "np.arange": the name with its library (attributesExact) */
         return before + parts.filter(function (p, i) {

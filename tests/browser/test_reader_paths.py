@@ -54,7 +54,7 @@ def test_the_opened_result_highlights_the_segmented_words(tab, base):
 
 def test_english_query_words_are_cut_to_their_stem(tab, base):
     """The index keeps English words as written and Material makes a query term a prefix: a typed plural or
-    the other spelling finds the page's form through the stem (docs/assets/search.js, ``stem``)."""
+    the other spelling finds the page's form through the stem (docs/assets/search-index.js, ``stem``)."""
     page = tab.page
     page.goto(lang_root(base, "en"))
     page.focus("input.md-search__input")
@@ -101,7 +101,7 @@ def test_words_that_name_no_topic_are_left_out(tab, base):
     # "UTF-8" without its lone digit left "UTF-", an invalid query too
     assert page.evaluate(query, "why utf-8 bytes") == "utf byte"
     # ...and "dim=-1" without its digit kept "dim=-": nothing was shown; the = goes too, as the index trims its
-    # words (search.js asIndexWords, 0deaf6b)
+    # words (search-query.js asIndexWords, 0deaf6b)
     assert page.evaluate(query, "argmax dim=-1") == "argmax dim"
     assert search_pages(page, "argmax dim=-1 什么意思"), "a query with dim=-1 finds pages"
     # numbers name no topic, and some made the query invalid (nothing shown): every one goes, float32 stays
@@ -137,8 +137,8 @@ def test_the_missing_line_names_no_word_the_result_highlights(tab, base):
 
 
 def test_a_pasted_message_the_site_quotes_finds_the_page_that_explains_it(tab, base):
-    """A pasted message is searched as its words, each required and exact (docs/assets/search.js, knownMessage; the
-    build's list of quoted messages: site/searchmessages.py): "compiled" no longer matches every torch.compile."""
+    """A pasted message is searched as its words, each required and exact (docs/assets/search-query.js, knownMessage;
+    the build's list of quoted messages: site/searchmessages.py): "compiled" no longer matches every torch.compile."""
     page = tab.page
     page.goto(lang_root(base, "en"))
     page.focus("input.md-search__input")

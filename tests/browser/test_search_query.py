@@ -1,5 +1,5 @@
-"""Search queries as docs/assets/search.js rewrites them for Material's lunr (issue 44): no kind of input empties the
-results. Same built site and fixtures as tests/browser/test_browser.py.
+"""Search queries as docs/assets/search-query.js (with the modules it reads: search-*.js) rewrites them for Material's
+lunr (issue 44): no kind of input empties the results. Same built site and fixtures as tests/browser/test_browser.py.
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("reader")]
 
 
 def rewrites(page, base, queries, lang: str = "en") -> dict[str, str]:
-    """Query -> what search.js hands Material for it, on the language's home page once its vocabulary is
+    """Query -> what search-query.js hands Material for it, on the language's home page once its vocabulary is
     loaded."""
     page.goto(lang_root(base, lang))
     page.focus("input.md-search__input")
     page.wait_for_function("() => !!window.__pnVocabulary && !!window.__pnLatin")
     return {q: page.evaluate("(q) => window.__pnSearchQuery(q)", q) for q in queries}
 
-# Each found nothing at all before search.js's asIndexWords: lunr's syntax swallowed the term (a colon after a
+# Each found nothing at all before search-query.js's asIndexWords: lunr's syntax swallowed the term (a colon after a
 # word is a field name, a leading ^ or ~ a boost or an edit distance of nothing, a ^ before letters an invalid
 # boost), a character the index trims from its words stayed on the term ("tensor?" matches no word), or a quoted
 # phrase required a stop word the index leaves out.
@@ -49,7 +49,7 @@ def test_query_terms_are_trimmed_as_the_index_trims_its_words(tab, base):
 
 
 def test_a_mistyped_english_word_is_searched_as_the_index_spells_it(tab, base):
-    """search.js's spelled: a word of six letters or more that no word of the index starts with becomes the
+    """search-forms.js's spelled: a word of six letters or more that no word of the index starts with becomes the
     index's most frequent word one edit away (two for a word of eight letters or more, when the word found starts
     with the same two letters and the typed word's stem starts no word of the index); a shorter word, or one with no
     such neighbour, stays."""
@@ -70,7 +70,7 @@ def test_a_mistyped_english_word_is_searched_as_the_index_spells_it(tab, base):
 
 
 def test_no_term_that_no_section_has_is_added(tab, base):
-    """search.js's withIng: a four-letter word's -ing form is no term beside it (a term no section has took
+    """search-forms.js's withIng: a four-letter word's -ing form is no term beside it (a term no section has took
     Material's doubling of the sections that match every term: "grad is None" searched "grad None noning");
     the two forms are one prefix when the index has no other word starting so ("move" -> mov*: the pages say
     "moving tensors"), else the word stays ("none": non_blocking). attributesExact: a short name typed with what
@@ -87,7 +87,7 @@ def test_no_term_that_no_section_has_is_added(tab, base):
 
 
 def test_the_variable_a_method_is_called_on_is_no_topic(tab, base):
-    """search.js's RECEIVER: "model.parameters()" asks about parameters(); optimizer and loss name chapters."""
+    """search-query.js's RECEIVER: "model.parameters()" asks about parameters(); optimizer and loss name chapters."""
     rewrite = rewrites(tab.page, base, ("model.parameters()", "tensor.register_hook", "optimizer.step loss.backward",
                                         "make model smaller for deployment"))
     assert rewrite == {"model.parameters()": "parameters", "tensor.register_hook": "*register_hook*^3",
@@ -97,7 +97,7 @@ def test_the_variable_a_method_is_called_on_is_no_topic(tab, base):
 
 
 def test_the_librarys_name_beside_other_words_is_searched_as_itself(tab, base):
-    """search.js's shortWordsExact: "pytorch" as a prefix matched PYTORCH_ENABLE_MPS_FALLBACK in a heading of
+    """search-query.js's shortWordsExact: "pytorch" as a prefix matched PYTORCH_ENABLE_MPS_FALLBACK in a heading of
     devices/, which came before the page a query asked for, alone ("What is PyTorch?") as well; a stem the index
     does not hold whole (kera) stays a prefix."""
     page = tab.page
@@ -110,9 +110,10 @@ def test_the_librarys_name_beside_other_words_is_searched_as_itself(tab, base):
 
 
 def test_an_api_name_or_a_weak_word_is_read_as_typed_before_and_after_the_stemmer(tab, base):
-    """search.js: a weak word is left out in its stemmed form too ("example" -> exampl* put about/'s "the examples"
-    title first); a name typed after a dot is the API's, not stemmed (zeros -> zero* matched zero_grad); a mistyped
-    identifier becomes the index's name one edit away, underscores counted (nothing was found for "num_wokers")."""
+    """search-index.js's weak: a weak word is left out in its stemmed form too ("example" -> exampl* put about/'s "the
+    examples" title first); a name typed after a dot is the API's, not stemmed (zeros -> zero* matched zero_grad); a
+    mistyped identifier becomes the index's name one edit away, underscores counted (nothing was found for
+    "num_wokers")."""
     page = tab.page
     queries = ("ctx.save_for_backward example", "torch.zeros vs torch.empty", "num_wokers")
     rewrite = rewrites(page, base, queries)
@@ -125,9 +126,10 @@ def test_an_api_name_or_a_weak_word_is_read_as_typed_before_and_after_the_stemme
 
 
 def test_an_identifier_weighs_more_than_a_word_and_a_pasted_fragment_is_a_message(tab, base):
-    """search.js: an identifier names one API ("*name*^3"): three chapters with "activation" in a heading came before
-    hooks/; a query that is all a fragment of a message the site quotes, an error's or warning's class aside, is
-    searched as that message (five words of TracerWarning's long message were searched as plain words)."""
+    """search-query.js's identifiersInside: an identifier names one API ("*name*^3"): three chapters with "activation"
+    in a heading came before hooks/; a query that is all a fragment of a message the site quotes, an error's or
+    warning's class aside, is searched as that message (five words of TracerWarning's long message were searched as
+    plain words)."""
     page = tab.page
     queries = ("register_forward_hook get activations", "TracerWarning converting a tensor to a Python boolean")
     rewrite = rewrites(page, base, queries)
@@ -140,7 +142,7 @@ def test_an_identifier_weighs_more_than_a_word_and_a_pasted_fragment_is_a_messag
 
 
 def test_an_identifier_the_index_lacks_is_searched_as_its_words(tab, base):
-    """search.js's identifiersInside: other libraries' names that no page uses, alone (Keras's
+    """search-query.js's identifiersInside: other libraries' names that no page uses, alone (Keras's
     text_dataset_from_directory; two of them), found nothing at all; beside other words they stay as typed (as its
     words, weight* took "nn.BCEWithLogitsLoss pos_weight" from training/). A name the index lacks with a digit inside
     (torch2trt) is its words. And weight.grad is x.grad (RECEIVERS): hooks/ came first."""
@@ -164,7 +166,7 @@ def test_an_identifier_the_index_lacks_is_searched_as_its_words(tab, base):
 
 
 def test_the_sites_own_examples_are_a_topic(tab, base):
-    """search.js's SITE_EXAMPLES: "the examples" are the site's (about/, times/); "examples" beside a topic is
+    """search-query.js's SITE_EXAMPLES: "the examples" are the site's (about/, times/); "examples" beside a topic is
     no topic of its own (WEAK)."""
     rewrite = rewrites(tab.page, base, ("which gpu were the examples run on", "ReduceLROnPlateau examples",
                                         "how to make pytorch training fully reproducible",
@@ -213,9 +215,9 @@ def test_a_word_lunrs_automaton_holds_by_mistake_does_not_empty_the_results(tab,
 
 
 def test_a_lone_character_beside_a_topic_word_is_left_out(tab, base):
-    """search.js's withoutLoneCharacters: a colloquial word the index lacks (开启, 手搓) fell apart into characters
-    that, as prefixes, outranked the query's topic; a lone character stays when nothing else names a topic
-    (代码 is a weak word)."""
+    """search-chinese.js's withoutLoneCharacters: a colloquial word the index lacks (开启, 手搓) fell apart into
+    characters that, as prefixes, outranked the query's topic; a lone character stays when nothing else names a
+    topic (代码 is a weak word)."""
     page = tab.page
     rewrite = rewrites(page, base, ("手搓 gpt", "怎么在 pytorch 里开启 flashattention", "代码哪里慢"), "zh")
     assert rewrite == {"手搓 gpt": "gpt", "怎么在 pytorch 里开启 flashattention": "pytorch^1 flashattention",
@@ -225,10 +227,10 @@ def test_a_lone_character_beside_a_topic_word_is_left_out(tab, base):
 
 
 def test_code_typed_into_the_box_is_read_for_its_topic(tab, base):
-    """search.js's codeTyped and stemmed: an augmented assignment is an in-place operation (the index keeps no
-    operator: "x += 1 vs x = x + 1" was "x^1 x^1 x^1", in both languages), another library's module path names no
-    topic (tf.keras.layers.BatchNormalization: layer* put attention/, headed LayerNorm, first), a class name is not
-    stemmed (batchnormali*, dens*)."""
+    """search-query.js's codeTyped and search-forms.js's stemmed: an augmented assignment is an in-place operation (the
+    index keeps no operator: "x += 1 vs x = x + 1" was "x^1 x^1 x^1", in both languages), another library's module path
+    names no topic (tf.keras.layers.BatchNormalization: layer* put attention/, headed LayerNorm, first), a class name is
+    not stemmed (batchnormali*, dens*)."""
     page = tab.page
     queries = ("x += 1 vs x = x + 1", "tf.keras.layers.BatchNormalization momentum", "keras Dense layer",
                "np.random.seed")

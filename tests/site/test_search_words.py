@@ -24,7 +24,7 @@ def test_the_vocabulary_counts_the_words_as_jieba_split_them():
 
 
 def test_the_vocabulary_counts_latin_words_for_the_browsers_spelling():
-    """search.js corrects a mistyped English word ("torch.compiel") to the index's word one edit away."""
+    """search-forms.js corrects a mistyped English word ("torch.compiel") to the index's word one edit away."""
     docs = [{"title": "Compile", "text": f"<p>用 <code>torch.compile</code> 编译{J}CUDA张{M}量 &quot;x&quot; a_b</p>"}]
     words = sw.vocabulary(docs)
     assert {w: n for w, n in words.items() if w.isascii()} == {"compile": 2, "torch": 1, "cuda": 1}, words

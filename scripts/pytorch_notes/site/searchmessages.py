@@ -5,7 +5,7 @@ A pasted message is many common words ("Torch not compiled with CUDA enabled": t
 the page that explains it lost to pages that use those words often (``torch.compile`` everywhere). The
 build lists, per language, every message the index holds: a line of inline code or of an output's
 searched messages (``render.templating.searched_output``) that reads as words, not as code; the error's or
-warning's text after its class name. ``docs/assets/search.js`` looks for the longest run of a known
+warning's text after its class name. ``docs/assets/search-query.js`` looks for the longest run of a known
 message's words in the query and, when it is long enough, searches for those words as required terms
 (lunr's ``+``), so that the sections quoting the message are the results.
 
@@ -32,7 +32,8 @@ WORD_SHARE = 0.7  # of the line's whitespace-separated tokens that must be words
 
 
 def message_words(text: str) -> list[str]:
-    """``text``'s words as messages keep them (module docstring); ``search.js`` splits a query the same way."""
+    """``text``'s words as messages keep them (module docstring); ``search-query.js``'s messageWords splits a
+    query the same way."""
     return [w for w in _SPLIT.split(text.lower()) if len(w) > 1 and not _SHAPE.fullmatch(w)]
 
 

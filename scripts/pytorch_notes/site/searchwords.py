@@ -15,7 +15,7 @@ Two facts make a query find the index's words:
   prefix, its longer words too). The marker goes between the characters, not after them: the trimmer of
   lunr's multi-language pipeline strips a token's ends down to ``\w`` and Han characters, so a marker at
   the end would vanish from the index but not from the (wildcard, unprocessed) query.
-* ``vocabulary``: the index's own Chinese words with their counts. ``docs/assets/search.js`` segments
+* ``vocabulary``: the index's own Chinese words with their counts. ``docs/assets/search-chinese.js`` segments
   the query with them (the most probable split under the counts, as jieba splits with its dictionary),
   marks each word the same way and hands the result to Material. Query and index share one segmentation.
 

@@ -2,13 +2,14 @@
  * docs/overrides/main.html after search-index.js; search-query.js calls segment. */
 (function (S) {
   "use strict";
-  var index = S.index, WORD_END = S.WORD_END, HAN = S.HAN, MAX_WORD = S.MAX_WORD, ZH_QUESTION = S.ZH_QUESTION,
-      LIBRARY = S.LIBRARY, EN_STOP = S.EN_STOP, weak = S.weak;
+  var index = S.index, WORD_END = S.WORD_END, ZH_QUESTION = S.ZH_QUESTION, LIBRARY = S.LIBRARY, EN_STOP = S.EN_STOP,
+      weak = S.weak;
+  var HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff";
 
   /* The most probable split of a run of Han characters under the index's word counts (unigram model,
      as jieba splits with its dictionary); a character the index lacks stands alone. */
   function splitRun(run, longest) {
-    var n = run.length, best = [0], from = [0], logTotal = Math.log(index.total), most = longest || MAX_WORD;
+    var n = run.length, best = [0], from = [0], logTotal = Math.log(index.total), most = longest || index.maxWord;
     for (var j = 1; j <= n; j++) best.push(-Infinity), from.push(j - 1);
     for (var i = 0; i < n; i++) {
       if (best[i] === -Infinity) continue;

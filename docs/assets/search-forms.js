@@ -81,7 +81,7 @@
       if (startsAWord(lower)) return all;
       var near = nearest(lower, LETTERS), best = near.word, most = near.count;
       /* two words of the index written as one ("torchsummary", "dataparallel"): searched as the two */
-      for (var i = 3, typo = best; !typo && i <= lower.length - 3; i++) {
+      for (var i = 3; !near.word && i <= lower.length - 3; i++) {
         var a = lower.slice(0, i), b = lower.slice(i), n = Math.min(index.latin[a] || 0, index.latin[b] || 0);
         if (n > most) { best = a + " " + b; most = n; }
       }

@@ -5,8 +5,6 @@
 (function () {
   "use strict";
   var WORD_END = "\u2060";
-  var HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff";
-  var MAX_WORD = 8;
   var EN_STOP = new Set(("a an and are as at be but by can for from has have if in into is it its no not of on " +
     "or so such that the their then there these they this to was were will with all " +
     /* and the words of an English question ("what does backward do" asks about backward; "how do I make training
@@ -40,7 +38,8 @@
 
   /* The index's words (search/vocabulary.js, written by the build: site/searchwords.py), fetched when the reader
      first opens or types into the box. The modules read them from index, whose fields are set here. */
-  var index = {vocabulary: null, latin: {}, latinWords: [], stopWords: new Set(), total: 1}, loading = false;
+  var index = {vocabulary: null, latin: {}, latinWords: [], stopWords: new Set(), total: 1, maxWord: 1};
+  var loading = false;
   function loadVocabulary(then) {
     if (index.vocabulary || loading) return;
     loading = true;
@@ -51,6 +50,7 @@
       index.latin = window.__pnLatin || {};
       index.latinWords = Object.keys(index.latin).sort();
       index.stopWords = new Set(window.__pnStopWords || []);
+      index.maxWord = window.__pnMaxWord || 1;  /* the longest word the vocabulary holds (searchwords.MAX_WORD) */
       var total = 0;
       for (var w in index.vocabulary) total += index.vocabulary[w];
       index.total = Math.max(total, 1);
@@ -107,8 +107,8 @@
   }
 
   window.__pnSearch = {
-    index: index, loadVocabulary: loadVocabulary, WORD_END: WORD_END, HAN: HAN, MAX_WORD: MAX_WORD, EN_STOP: EN_STOP,
-    ZH_QUESTION: ZH_QUESTION, LIBRARY: LIBRARY, API_NAME: API_NAME, LUNR_EN_STOP: LUNR_EN_STOP,
+    index: index, loadVocabulary: loadVocabulary, WORD_END: WORD_END, EN_STOP: EN_STOP, ZH_QUESTION: ZH_QUESTION,
+    LIBRARY: LIBRARY, API_NAME: API_NAME, LUNR_EN_STOP: LUNR_EN_STOP,
     stem: stem, weak: weak, startsAWord: startsAWord, wordsStarting: wordsStarting
   };
 })();

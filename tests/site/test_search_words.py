@@ -21,6 +21,7 @@ def test_the_vocabulary_counts_the_words_as_jieba_split_them():
     assert sw.vocabulary(docs) == {"自动": 2, "求导": 2, "的": 1, "张量": 1}
     script = sw.vocabulary_script(docs, frozenset({"的"}))
     assert script.startswith('window.__pnVocabulary={"张量":1,') and 'window.__pnStopWords=["的"]' in script
+    assert f"window.__pnMaxWord={sw.MAX_WORD};" in script  # the browser's split tries words up to it
 
 
 def test_the_vocabulary_counts_latin_words_for_the_browsers_spelling():

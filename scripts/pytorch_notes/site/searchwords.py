@@ -97,8 +97,9 @@ def mark_index(index: dict) -> dict:
 
 def vocabulary_script(docs: list[dict] | Counter, stop: frozenset[str], messages: list[str] = ()) -> str:
     """The text of ``VOCABULARY_FILE``: a script setting ``window.__pnVocabulary`` to Chinese word -> count,
-    ``window.__pnLatin`` to Latin word -> count, ``window.__pnStopWords`` and ``window.__pnMessages``
-    (``searchmessages.messages``) (a script, not JSON, so that ``make offline`` loads it from file://).
+    ``window.__pnLatin`` to Latin word -> count, ``window.__pnStopWords``, ``window.__pnMessages``
+    (``searchmessages.messages``) and ``window.__pnMaxWord`` (``MAX_WORD``, the longest word the split tries):
+    a script, not JSON, so that ``make offline`` loads it from file://.
     ``docs``: the index's entries, or their ``vocabulary``."""
     counts = docs if isinstance(docs, Counter) else vocabulary(docs)
     # stop words too: they shape the split, then are dropped
@@ -109,7 +110,7 @@ def vocabulary_script(docs: list[dict] | Counter, stop: frozenset[str], messages
     stops = json.dumps(sorted(stop), ensure_ascii=False, separators=(",", ":"))
     known = json.dumps(list(messages), ensure_ascii=False, separators=(",", ":"))
     return (f"window.__pnVocabulary={data};window.__pnLatin={spelled};window.__pnStopWords={stops};"
-            f"window.__pnMessages={known};\n")
+            f"window.__pnMessages={known};window.__pnMaxWord={MAX_WORD};\n")
 
 
 # --- the course's terms as words of jieba's dictionary ---------------------------------------------------
